@@ -1,0 +1,18 @@
+"""The papers' model: distributions, partitions, configurations and closed-form bounds.
+
+Pure and small; exact (``fractions.Fraction``) wherever the inputs are rational.
+``theory`` never imports ``capacity`` or ``policies``.
+"""
+
+from theory.bounds import *  # noqa: F401,F403
+from theory.bounds import __all__ as _b
+from theory.configurations import *  # noqa: F401,F403
+from theory.configurations import __all__ as _c
+from theory.distributions import *  # noqa: F401,F403
+from theory.distributions import __all__ as _d
+from theory.numbers import *  # noqa: F401,F403
+from theory.numbers import __all__ as _n
+from theory.partitions import *  # noqa: F401,F403
+from theory.partitions import __all__ as _p
+
+__all__ = [*_b, *_c, *_d, *_n, *_p]

@@ -1,0 +1,178 @@
+"""Feasible configurations of a server (PG21 Def. 1, PG18 Sec. II) and K_RED (PG21 Def. 6).
+
+A configuration ``k = (k_1, ..., k_J)`` packs ``k_j`` jobs of type j in one server; it
+is feasible when ``sum_j k_j s_j <= C`` in every resource (vector sizes ``s_j`` and a
+capacity vector ``C``). Feasibility is exact for rational inputs and within
+:data:`theory.numbers.FEASIBILITY_RTOL` for floats.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from theory.numbers import Number, fits, to_numbers
+
+__all__ = [
+    "as_size_matrix",
+    "as_capacity",
+    "is_feasible",
+    "feasible_configurations",
+    "maximal_configurations",
+    "ReducedSet",
+    "reduced_configurations",
+]
+
+
+def as_size_matrix(sizes: Sequence[object]) -> list[list[Number]]:
+    """Sizes as a list of rows (one per type; length = number of resources)."""
+    if len(sizes) == 0:
+        raise ValueError("no job types given")
+    rows = []
+    for s in sizes:
+        if isinstance(s, list | tuple | np.ndarray):
+            rows.append(list(s))
+        else:
+            rows.append([s])
+    dims = {len(r) for r in rows}
+    if len(dims) != 1:
+        raise ValueError("all sizes must have the same number of resources")
+    flat = to_numbers([v for r in rows for v in r], name="size")
+    d = dims.pop()
+    out = [flat[i * d:(i + 1) * d] for i in range(len(rows))]
+    for r in out:
+        if any(v < 0 for v in r) or all(v == 0 for v in r):
+            raise ValueError(f"size {r} must be non-negative with a positive entry")
+    return out
+
+
+def as_capacity(capacity: object, dim: int) -> list[Number]:
+    """Capacity as a vector of length ``dim`` (a scalar is repeated)."""
+    if isinstance(capacity, list | tuple | np.ndarray):
+        cap = to_numbers(list(capacity), name="capacity")
+    else:
+        cap = to_numbers([capacity] * dim, name="capacity")
+    if len(cap) != dim:
+        raise ValueError(f"capacity has {len(cap)} resources, sizes have {dim}")
+    if any(not c > 0 for c in cap):
+        raise ValueError(f"capacities must be positive, got {cap}")
+    return cap
+
+
+def _load(k: Sequence[int], rows: list[list[Number]], d: int) -> Number:
+    return sum((k[j] * rows[j][d] for j in range(len(rows)) if k[j]), Fraction(0))
+
+
+def is_feasible(k: Sequence[int], sizes: Sequence[object], capacity: object = 1) -> bool:
+    """PG21 Def. 1: ``sum_j k_j r_j <= capacity`` (every resource), ``k_j`` in Z_+."""
+    rows = as_size_matrix(sizes)
+    cap = as_capacity(capacity, len(rows[0]))
+    if len(k) != len(rows):
+        raise ValueError(f"configuration has {len(k)} entries for {len(rows)} types")
+    if any(int(v) != v or v < 0 for v in k):
+        raise ValueError(f"configuration entries must be non-negative integers, got {list(k)}")
+    return all(fits(_load(k, rows, d), cap[d]) for d in range(len(cap)))
+
+
+def feasible_configurations(
+    sizes: Sequence[object],
+    capacity: object = 1,
+    *,
+    maximal: bool = False,
+    limit: int = 2_000_000,
+) -> np.ndarray:
+    """All feasible configurations (Def. 1) as rows of an integer array, zero excluded.
+
+    With ``maximal=True`` only those to which no further job fits are returned: the
+    convex hull of these dominates every feasible configuration, so they suffice for
+    rho* and for capacity regions (PG18 Sec. VII uses "maximal configurations").
+    Raises ``ValueError`` if more than ``limit`` configurations would be produced.
+    """
+    rows = as_size_matrix(sizes)
+    T, D = len(rows), len(rows[0])
+    cap = as_capacity(capacity, D)
+    for j, r in enumerate(rows):
+        if not all(fits(r[d], cap[d]) for d in range(D)):
+            raise ValueError(f"type {j} of size {r} does not fit in capacity {cap}")
+    out: list[list[int]] = []
+    k = [0] * T
+    load = [Fraction(0) if isinstance(c, Fraction) else 0.0 for c in cap]
+
+    def fits_one(j: int) -> bool:
+        return all(fits(load[d] + rows[j][d], cap[d]) for d in range(D))
+
+    def rec(j: int) -> None:
+        if j == T:
+            if any(k) and (not maximal or not any(fits_one(i) for i in range(T))):
+                out.append(list(k))
+                if len(out) > limit:
+                    raise ValueError(f"more than {limit} configurations; use column generation")
+            return
+        # try k_j = 0, 1, 2, ... while it fits
+        rec(j + 1)
+        added = 0
+        while fits_one(j):
+            for d in range(D):
+                load[d] += rows[j][d]
+            k[j] += 1
+            added += 1
+            rec(j + 1)
+        for d in range(D):
+            load[d] -= added * rows[j][d]
+        k[j] = 0
+
+    rec(0)
+    return np.array(out, dtype=np.int64).reshape(-1, T)
+
+
+def maximal_configurations(sizes: Sequence[object], capacity: object = 1) -> np.ndarray:
+    """Maximal feasible configurations (no job of any type can be added)."""
+    return feasible_configurations(sizes, capacity, maximal=True)
+
+
+@dataclass(frozen=True)
+class ReducedSet:
+    """K_RED^(J) of PG21 Def. 6: 4J - 4 configurations over the 2J VQs of partition I."""
+
+    J: int
+    configs: np.ndarray  # shape (4J-4, 2J), integer
+    labels: tuple[str, ...]  # which line of eq. (19) produced each row
+
+    def __len__(self) -> int:
+        return int(self.configs.shape[0])
+
+
+def reduced_configurations(J: int) -> ReducedSet:
+    """The reduced configuration set K_RED^(J), PG21 Def. 6, eq. (19).
+
+    .. math::
+        2^m e_{2m}\\ (m=0..J-1),\\quad 3\\cdot 2^{m-1} e_{2m+1}\\ (m=1..J-1),\\quad
+        e_1 + \\lfloor 2^m/3 \\rfloor e_{2m}\\ (m=2..J-1),\\quad
+        e_1 + 2^{m-1} e_{2m+1}\\ (m=1..J-1).
+    """
+    if not isinstance(J, int) or J < 2:
+        raise ValueError(f"K_RED needs an integer J > 1, got {J!r}")
+    rows: list[np.ndarray] = []
+    labels: list[str] = []
+
+    def e(j: int, c: int = 1) -> np.ndarray:
+        v = np.zeros(2 * J, dtype=np.int64)
+        v[j] = c
+        return v
+
+    for m in range(J):
+        rows.append(e(2 * m, 2**m))
+        labels.append(f"2^{m} e_{2 * m}")
+    for m in range(1, J):
+        rows.append(e(2 * m + 1, 3 * 2 ** (m - 1)))
+        labels.append(f"3*2^{m - 1} e_{2 * m + 1}")
+    for m in range(2, J):
+        rows.append(e(1) + e(2 * m, 2**m // 3))
+        labels.append(f"e_1 + floor(2^{m}/3) e_{2 * m}")
+    for m in range(1, J):
+        rows.append(e(1) + e(2 * m + 1, 2 ** (m - 1)))
+        labels.append(f"e_1 + 2^{m - 1} e_{2 * m + 1}")
+    return ReducedSet(J, np.array(rows, dtype=np.int64), tuple(labels))

@@ -1,0 +1,220 @@
+"""Partitions of the size axis into job types (PG21 Defs. 3-4, eq. (6), (18), Sec. VIII-A).
+
+A partition X is a finite collection of disjoint intervals ("cells") whose union holds
+all the probability of F_R. Jobs whose size falls in cell j are type-j jobs and wait in
+virtual queue VQ_j (Def. 3). Upper-rounded VQs treat a type-j job as having size
+``sup X_j``, lower-rounded VQs as ``inf X_j`` (Def. 4); P^(X)_j = P(R in X_j) (eq. 6).
+
+Cells may be open or closed at either end, so atoms of F_R can be isolated as singleton
+cells ``{a}`` (sup = inf = a): this is how the quantile partitions X^(n) of Sec. VIII-A
+are extended here to distributions with atoms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from theory.distributions import SizeDistribution
+from theory.numbers import Number, to_number
+
+__all__ = [
+    "Cell",
+    "Partition",
+    "partition_from_cuts",
+    "universal_partition",
+    "quantile_partition",
+    "type_probabilities",
+]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """An interval of sizes with open or closed ends; a singleton when ``lo == hi``."""
+
+    lo: Number
+    hi: Number
+    lo_closed: bool = False
+    hi_closed: bool = True
+
+    def __post_init__(self) -> None:
+        if self.lo > self.hi or (self.lo == self.hi and not (self.lo_closed and self.hi_closed)):
+            raise ValueError(f"empty cell {self}")
+
+    def __contains__(self, x: object) -> bool:
+        v = to_number(x)
+        above = v >= self.lo if self.lo_closed else v > self.lo
+        below = v <= self.hi if self.hi_closed else v < self.hi
+        return above and below
+
+    @property
+    def upper(self) -> Number:
+        """Upper-rounded size sup X_j (Def. 4)."""
+        return self.hi
+
+    @property
+    def lower(self) -> Number:
+        """Lower-rounded size inf X_j (Def. 4)."""
+        return self.lo
+
+    def __str__(self) -> str:
+        if self.lo == self.hi:
+            return f"{{{self.lo}}}"
+        return f"{'[' if self.lo_closed else '('}{self.lo}, {self.hi}{']' if self.hi_closed else ')'}"
+
+
+class Partition:
+    """A finite partition of an interval of sizes into cells (PG21 Def. 3).
+
+    ``cells`` are kept in the given order: type ``j`` is ``cells[j]``. Cells must be
+    disjoint and, sorted by position, must abut so that their union is one interval.
+    """
+
+    def __init__(self, cells: Sequence[Cell], name: str = "partition"):
+        if not cells:
+            raise ValueError("a partition needs at least one cell")
+        self.cells = list(cells)
+        self.name = name
+        order = sorted(range(len(self.cells)), key=lambda j: (self.cells[j].lo,
+                                                               not self.cells[j].lo_closed,
+                                                               self.cells[j].hi))
+        for a, b in zip(order, order[1:], strict=False):
+            ca, cb = self.cells[a], self.cells[b]
+            if ca.hi != cb.lo or ca.hi_closed == cb.lo_closed:
+                raise ValueError(f"cells {ca} and {cb} overlap or leave a gap")
+        self._order = order
+        first, last = self.cells[order[0]], self.cells[order[-1]]
+        self.lo, self.hi = first.lo, last.hi
+        self.lo_closed, self.hi_closed = first.lo_closed, last.hi_closed
+
+    def __len__(self) -> int:
+        return len(self.cells)
+
+    def __repr__(self) -> str:
+        return f"Partition({self.name}, {len(self)} cells)"
+
+    @property
+    def upper_sizes(self) -> list[Number]:
+        """Sizes of the upper-rounded VQs, r_j = sup X_j (Def. 4)."""
+        return [c.upper for c in self.cells]
+
+    @property
+    def lower_sizes(self) -> list[Number]:
+        """Sizes of the lower-rounded VQs, r_j = inf X_j (Def. 4)."""
+        return [c.lower for c in self.cells]
+
+    def type_of(self, x: object) -> int:
+        """Index j of the cell that contains size ``x``."""
+        for j, c in enumerate(self.cells):
+            if x in c:
+                return j
+        raise ValueError(f"size {x} lies outside the partition ({self.lo}, {self.hi}]")
+
+    def refines(self, other: Partition) -> bool:
+        """True when every cell of ``self`` lies inside one cell of ``other``."""
+        for c in self.cells:
+            inside = False
+            for d in other.cells:
+                lo_ok = c.lo > d.lo or (c.lo == d.lo and (d.lo_closed or not c.lo_closed))
+                hi_ok = c.hi < d.hi or (c.hi == d.hi and (d.hi_closed or not c.hi_closed))
+                if lo_ok and hi_ok:
+                    inside = True
+                    break
+            if not inside:
+                return False
+        return True
+
+
+def partition_from_cuts(cuts: Sequence[object], name: str = "cuts") -> Partition:
+    """Cells ``(c_{i-1}, c_i]`` between consecutive cut points ``c_0 < c_1 < ... < c_N``."""
+    cs = [to_number(c, name="cut point") for c in cuts]
+    if len(cs) < 2:
+        raise ValueError("need at least two cut points")
+    if any(b <= a for a, b in zip(cs, cs[1:], strict=False)):
+        raise ValueError("cut points must be strictly increasing")
+    return Partition([Cell(a, b) for a, b in zip(cs, cs[1:], strict=False)], name=name)
+
+
+def universal_partition(J: int) -> Partition:
+    """The universal partition I of PG21 eq. (18), with 2J cells indexed 0..2J-1.
+
+    .. math::
+        I_{2m} = (\\tfrac23 2^{-m}, 2^{-m}],\\quad I_{2m+1} = (\\tfrac12 2^{-m}, \\tfrac23 2^{-m}],
+        \\quad m = 0, \\dots, J-1.
+
+    Sizes in (0, 1/2^J] join the last virtual queue VQ_{2J-1} (PG21 Sec. V-A), so the
+    last cell here is ``(0, (2/3) 2^{-(J-1)}]``; its upper-rounded size is unchanged.
+    (When VQS schedules such a job it counts it as size 1/2^J; see
+    :func:`theory.bounds.universal_scheduled_size`.)
+    """
+    if not isinstance(J, int) or J < 2:
+        raise ValueError(f"the universal partition needs an integer J > 1 (eq. 18), got {J!r}")
+    cells = []
+    for m in range(J):
+        top = Fraction(1, 2**m)
+        cells.append(Cell(Fraction(2, 3) * top, top))
+        cells.append(Cell(Fraction(1, 2) * top if m < J - 1 else Fraction(0),
+                          Fraction(2, 3) * top))
+    return Partition(cells, name=f"universal(J={J})")
+
+
+def quantile_partition(dist: SizeDistribution, n: int, *, tight: bool = True) -> Partition:
+    """The quantile partition X^(n) of PG21 Sec. VIII-A, extended to atoms.
+
+    For a continuous F_R, X^(n) has ``2^(n+1)`` cells ``(xi_{i-1}, xi_i]`` with
+    F_R(xi_i) = i / 2^(n+1): each cell has probability 1/2^(n+1).
+
+    Extension to general F_R: the cut points are the generalised quantiles
+    ``F^{-1}(i / 2^(n+1))`` together with every atom; each atom becomes a singleton cell
+    ``{a}`` (so it is never rounded) and the intervals between cut points are open at
+    atoms. X^(n+1) refines X^(n), so the Theorem 1 bounds are monotone in n.
+
+    With ``tight=False`` the outer cut points are 0 and 1 exactly as in the paper (the
+    setting of identity (40)-(41)); with ``tight=True`` they are the ends of the support,
+    which gives a much narrower bracket for distributions that do not reach 0 or 1.
+    """
+    if not isinstance(n, int) or n < 0:
+        raise ValueError(f"level n must be a non-negative integer, got {n!r}")
+    if dist.dim != 1:
+        raise ValueError("quantile partitions need scalar sizes")
+    lo, hi = dist.support()
+    if not (lo >= 0 and 0 < hi <= 1):
+        raise ValueError(f"sizes must lie in (0, 1] (capacity-normalised); support is [{lo}, {hi}]")
+    m = 2 ** (n + 1)
+    atoms = {a for a, _p in dist.atoms()}
+    exact = dist.exact
+    pts = set(atoms)
+    for i in range(1, m):
+        pts.add(dist.quantile(Fraction(i, m) if exact else i / m))
+    if tight:
+        pts.update([lo, hi])
+        a0, b0 = lo, hi
+    else:
+        a0, b0 = (Fraction(0), Fraction(1)) if exact else (0.0, 1.0)
+        pts.update([a0, b0])
+    pts_sorted = sorted(p for p in pts if a0 <= p <= b0)
+    cells: list[Cell] = []
+    if pts_sorted[0] in atoms and pts_sorted[0] > 0:
+        cells.append(Cell(pts_sorted[0], pts_sorted[0], True, True))
+    for a, b in zip(pts_sorted, pts_sorted[1:], strict=False):
+        if b in atoms:
+            cells.append(Cell(a, b, False, False))
+            cells.append(Cell(b, b, True, True))
+        else:
+            cells.append(Cell(a, b, False, True))
+    return Partition(cells, name=f"quantile(n={n}{', tight' if tight else ''})")
+
+
+def type_probabilities(dist: SizeDistribution, partition: Partition) -> list[Number]:
+    """P^(X)_j = P(R in X_j) for every cell (PG21 eq. (6)).
+
+    Raises ``ValueError`` when the cells miss some of the probability.
+    """
+    probs = [dist.prob(c.lo, c.hi, lo_closed=c.lo_closed, hi_closed=c.hi_closed)
+             for c in partition.cells]
+    total = sum(probs)
+    if abs(float(total) - 1.0) > 1e-9:
+        raise ValueError(f"{partition} holds probability {float(total):.12g} of the "
+                         "distribution, not 1: it does not cover the support")
+    return probs
