@@ -14,5 +14,7 @@ from theory.numbers import *  # noqa: F401,F403
 from theory.numbers import __all__ as _n
 from theory.partitions import *  # noqa: F401,F403
 from theory.partitions import __all__ as _p
+from theory.traces import *  # noqa: F401,F403
+from theory.traces import __all__ as _t
 
-__all__ = [*_b, *_c, *_d, *_n, *_p]
+__all__ = [*_b, *_c, *_d, *_n, *_p, *_t]

@@ -1,0 +1,132 @@
+"""The configuration LP in HiGHS, with columns added incrementally (column generation).
+
+Master problem, for server classes c (``n_c`` identical servers with configuration
+set ``K_c``) and a direction ``d`` (the probabilities P of PG21 eq. (4), or a
+workload direction of PG18 eq. (2)-(3)):
+
+.. math::
+    \\max t \\quad\\text{s.t.}\\quad
+    \\sum_c n_c \\sum_{k \\in K_c} k_j p_{ck} \\ge d_j t \\ (\\text{all } j),\\qquad
+    \\sum_{k \\in K_c} p_{ck} \\le 1 \\ (\\text{all } c),\\qquad p, t \\ge 0.
+
+Its dual prices ``y_j >= 0`` (rows j) and ``pi_c >= 0`` (rows c) satisfy
+``sum_j d_j y_j = 1`` and ``t* = sum_c pi_c``; a configuration k of class c improves
+the master iff ``n_c <y, k> > pi_c``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import highspy
+import numpy as np
+
+__all__ = ["MasterLP", "MasterSolution", "LPSolveError"]
+
+
+class LPSolveError(RuntimeError):
+    """HiGHS did not return an optimal solution; the message keeps its status."""
+
+
+@dataclass
+class MasterSolution:
+    t: float
+    y: np.ndarray  # prices of the type rows, >= 0
+    pi: np.ndarray  # prices of the class rows, >= 0
+    p: np.ndarray  # weights of every column added so far
+    iterations: int
+
+
+class MasterLP:
+    """Incremental HiGHS model of the configuration LP (see module docstring)."""
+
+    def __init__(self, demand: np.ndarray, class_counts: np.ndarray):
+        d = np.asarray(demand, dtype=float)
+        n = np.asarray(class_counts, dtype=float)
+        if np.any(d < 0) or not np.any(d > 0):
+            raise ValueError("demand must be non-negative with a positive entry")
+        self.T, self.C = len(d), len(n)
+        self.n = n
+        h = highspy.Highs()
+        h.setOptionValue("output_flag", False)
+        # primal simplex: added columns keep the basis primal feasible
+        h.setOptionValue("simplex_strategy", 4)
+        inf = highspy.kHighsInf
+        # rows: T type rows (>= 0), C class rows (<= 1)
+        lower = np.concatenate([np.zeros(self.T), np.full(self.C, -inf)])
+        upper = np.concatenate([np.full(self.T, inf), np.ones(self.C)])
+        h.addRows(self.T + self.C, lower, upper, 0, np.zeros(1, dtype=np.int32),
+                  np.zeros(0, dtype=np.int32), np.zeros(0))
+        # column t: cost -1 (HiGHS minimises), coefficient -d_j in row j
+        nz = np.flatnonzero(d > 0).astype(np.int32)
+        h.addCol(-1.0, 0.0, inf, len(nz), nz, -d[nz])
+        self.h = h
+        self.columns: list[tuple[int, np.ndarray]] = []  # (class, config)
+        self._ncols = 1  # HiGHS columns so far (t first)
+        self._col_index: list[int] = []  # HiGHS index of each configuration column
+        self._transfer: list[int] = []  # HiGHS indices of transfer columns
+
+    def add_transfers(self, pairs: list[tuple[int, int]]) -> None:
+        """Columns moving supply from type i to a type j that fits in its place.
+
+        These are the primal side of dual-optimal inequalities ``y_j <= y_i``
+        (Ben Amor, Desrosiers & Valerio de Carvalho, Oper. Res. 54, 2006): valid
+        whenever s_j <= s_i, they stabilise column generation. Remove them with
+        :meth:`drop_transfers` before the final iterations so the mixture is pure.
+        """
+        if not pairs:
+            return
+        m = len(pairs)
+        idx = np.array([[i, j] for i, j in pairs], dtype=np.int32).reshape(-1)
+        vals = np.tile(np.array([-1.0, 1.0]), m)
+        starts = np.arange(0, 2 * m, 2, dtype=np.int32)
+        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), 2 * m,
+                       starts, idx, vals)
+        self._transfer.extend(range(self._ncols, self._ncols + m))
+        self._ncols += m
+
+    def drop_transfers(self) -> None:
+        """Fix every transfer column at zero."""
+        if self._transfer:
+            ix = np.array(self._transfer, dtype=np.int32)
+            self.h.changeColsBounds(len(ix), ix, np.zeros(len(ix)), np.zeros(len(ix)))
+
+    def add_columns(self, cls: int, configs: np.ndarray) -> None:
+        """Add configurations (rows of ``configs``) of server class ``cls``."""
+        configs = np.atleast_2d(np.asarray(configs, dtype=np.int64))
+        if configs.size == 0:
+            return
+        m = configs.shape[0]
+        starts, idx, vals = [], [], []
+        pos = 0
+        for k in configs:
+            nz = np.flatnonzero(k)
+            starts.append(pos)
+            idx.append(nz)
+            vals.append(self.n[cls] * k[nz].astype(float))
+            idx.append(np.array([self.T + cls]))
+            vals.append(np.array([1.0]))
+            pos += len(nz) + 1
+            self.columns.append((cls, k.copy()))
+            self._col_index.append(self._ncols)
+            self._ncols += 1
+        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), pos,
+                       np.array(starts, dtype=np.int32),
+                       np.concatenate(idx).astype(np.int32), np.concatenate(vals))
+
+    def solve(self) -> MasterSolution:
+        h = self.h
+        h.run()
+        status = h.getModelStatus()
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise LPSolveError(
+                f"configuration LP not solved to optimality "
+                f"(HiGHS status {h.modelStatusToString(status)})")
+        sol = h.getSolution()
+        col = np.asarray(sol.col_value)
+        row_dual = np.asarray(sol.row_dual)
+        y = np.maximum(row_dual[: self.T], 0.0)
+        pi = np.maximum(-row_dual[self.T:], 0.0)
+        info = h.getInfo()
+        return MasterSolution(float(col[0]), y, pi, col[self._col_index].copy(),
+                              int(info.simplex_iteration_count))

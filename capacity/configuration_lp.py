@@ -1,0 +1,363 @@
+"""The configuration LP behind rho* and capacity regions, solved two ways.
+
+PG21 eq. (4) (identical servers) and PG18 eqs. (2)-(3) (heterogeneous servers): the
+largest ``t`` with ``t d`` inside ``sum_l Conv(K_l)`` (see :mod:`capacity._lp_highs`).
+
+``method="enumerate"`` lists every maximal configuration (small cases);
+``method="column-generation"`` prices columns with the exact knapsack of
+:mod:`capacity.knapsack` (Gilmore & Gomory, Oper. Res. 9, 1961) and scales to
+thousands of types. ``"auto"`` picks enumeration only when it is cheap. Both return the
+same :class:`capacity.result.CapacityResult` with a certificate checked by
+:func:`capacity.certificate.certify`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from capacity._lp_highs import MasterLP
+from capacity.certificate import certify
+from capacity.knapsack import knapsack_bb, knapsack_dp
+from capacity.result import CapacityResult, MixtureTerm
+from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
+from theory.numbers import FEASIBILITY_RTOL, Number, fits, to_numbers
+
+__all__ = ["ConfigurationLP", "METHODS", "solve_configuration_lp"]
+
+METHODS = ("auto", "enumerate", "column-generation")
+
+#: Largest integer capacity (after scaling rationals to integers) priced in exact
+#: integer arithmetic; beyond it pricing uses floats with the feasibility tolerance.
+_EXACT_FLOAT_LIMIT = 2**50
+_INT64_LIMIT = 2**62
+
+
+@dataclass
+class ConfigurationLP:
+    """A configuration-LP instance: types, server classes and a demand direction.
+
+    ``sizes``: one row per job type (one entry per resource). ``classes``: one
+    ``(capacity vector, server count)`` per class of identical servers. ``demand``:
+    non-negative direction ``d`` (probabilities P for rho*).
+    """
+
+    rows: list[list[Number]]
+    caps: list[list[Number]]
+    counts: list[int]
+    demand: list[Number]
+
+    @classmethod
+    def build(
+        cls,
+        sizes: Sequence[object],
+        demand: Sequence[object],
+        classes: Sequence[tuple[object, int]],
+    ) -> ConfigurationLP:
+        rows = as_size_matrix(sizes)
+        D = len(rows[0])
+        if not classes:
+            raise ValueError("no servers given")
+        caps, counts = [], []
+        for cap, n in classes:
+            if not isinstance(n, int | np.integer) or n < 1:
+                raise ValueError(f"server counts must be positive integers, got {n!r}")
+            caps.append(as_capacity(cap, D))
+            counts.append(int(n))
+        dem = to_numbers(demand, name="demand")
+        if len(dem) != len(rows):
+            raise ValueError(f"{len(rows)} types but {len(dem)} demand entries")
+        if any(v < 0 for v in dem):
+            raise ValueError("demand (probabilities / workloads) must be non-negative")
+        if not any(v > 0 for v in dem):
+            raise ValueError("demand is zero for every type")
+        exact = all(isinstance(v, Fraction) for r in rows for v in r) and all(
+            isinstance(v, Fraction) for c in caps for v in c)
+        if not exact:
+            rows = [[float(v) for v in r] for r in rows]
+            caps = [[float(v) for v in c] for c in caps]
+        for j, r in enumerate(rows):
+            if dem[j] > 0 and not any(all(fits(r[d], c[d]) for d in range(D)) for c in caps):
+                raise ValueError(
+                    f"job type {j} of size {_fmt(r)} exceeds the capacity of every server "
+                    f"({', '.join(_fmt(c) for c in caps)})")
+        return cls(rows, caps, counts, dem)
+
+    # -- numeric views ------------------------------------------------------
+    @property
+    def T(self) -> int:
+        return len(self.rows)
+
+    @property
+    def D(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def exact(self) -> bool:
+        return all(isinstance(v, Fraction) for r in self.rows for v in r) and all(
+            isinstance(v, Fraction) for c in self.caps for v in c)
+
+    def integer_scaling(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Sizes and capacities as integers (per-resource common denominator), if exact."""
+        if not self.exact:
+            return None
+        scale = []
+        for d in range(self.D):
+            den = 1
+            for v in [r[d] for r in self.rows] + [c[d] for c in self.caps]:
+                den = math.lcm(den, v.denominator)  # type: ignore[union-attr]
+            scale.append(den)
+        Wi = [[int(r[d] * scale[d]) for d in range(self.D)] for r in self.rows]
+        Ci = [[int(c[d] * scale[d]) for d in range(self.D)] for c in self.caps]
+        if max(max(c) for c in Ci) >= _INT64_LIMIT:
+            return None
+        return np.array(Wi, dtype=np.int64), np.array(Ci, dtype=np.int64)
+
+    def pricing_data(self) -> tuple[np.ndarray, np.ndarray, bool]:
+        """(sizes, capacities, integral) used by the float pricing oracle."""
+        sc = self.integer_scaling()
+        if sc is not None and sc[1].max() < _EXACT_FLOAT_LIMIT:
+            return sc[0].astype(float), sc[1].astype(float), True
+        W = np.array([[float(v) for v in r] for r in self.rows])
+        C = np.array([[float(v) for v in c] for c in self.caps])
+        return W, C, False
+
+    def fits_class(self) -> np.ndarray:
+        """(C, T) bool: type j fits alone in a server of class c."""
+        return np.array([[all(fits(r[d], c[d]) for d in range(self.D)) for r in self.rows]
+                         for c in self.caps])
+
+
+def _fmt(v: Sequence[Number]) -> str:
+    s = ", ".join(str(x) for x in v)
+    return s if len(v) == 1 else f"({s})"
+
+
+#: Largest integer capacity priced exactly by dynamic programming in each iteration.
+_DP_EXACT_MAX = 2**17
+#: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
+_DP_GRID = 2**14
+
+
+class _Pricer:
+    """Finds improving configurations of one server class for given prices.
+
+    One resource: a dynamic program over an integer capacity grid returns, from one
+    table, the best configuration containing each type (many columns per iteration).
+    The grid is exact when sizes are integers (after scaling rationals) and the
+    capacity is small; otherwise sizes are rounded *up* onto a grid (so the columns
+    stay feasible) and optimality is finally proven by exact branch and bound.
+    Several resources: branch and bound only.
+    """
+
+    def __init__(self, W: np.ndarray, cap: np.ndarray, integral: bool):
+        self.W, self.cap, self.integral = W, cap, integral
+        self.grid: tuple[np.ndarray, int] | None = None
+        self.grid_exact = False
+        if W.shape[1] == 1:
+            if integral and cap[0] <= _DP_EXACT_MAX:
+                self.grid = (W[:, 0].astype(np.int64), int(cap[0]))
+                self.grid_exact = True
+            else:
+                g = np.ceil(W[:, 0] / cap[0] * _DP_GRID * (1 + 1e-12)).astype(np.int64)
+                self.grid = (np.maximum(g, 1), _DP_GRID)
+
+    def _bb(self, y: np.ndarray, thr: float):
+        res = knapsack_bb(y, self.W, self.cap, threshold=thr, node_limit=2_000_000,
+                          rtol=0.0 if self.integral else FEASIBILITY_RTOL)
+        if res.proven:
+            return [*res.improving, res.config]
+        if self.W.shape[1] == 1 and self.integral and self.cap[0] * len(y) <= 5e9:
+            dp = knapsack_dp(y, self.W[:, 0].astype(np.int64), int(self.cap[0]))
+            return [dp.config]
+        raise RuntimeError("pricing knapsack exceeded its node budget and no exact fallback "
+                           "applies; the LP optimum cannot be proven")
+
+    def improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
+        """Columns priced above ``thr``; empty only if none exists (proven)."""
+        if self.grid is not None:
+            w, C = self.grid
+            res = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+            cands = [k for k in res.improving if float(k @ y) > thr]
+            if cands or self.grid_exact:
+                return cands
+        return [k for k in self._bb(y, thr) if float(k @ y) > thr]
+
+
+def _enumerate_columns(lp: ConfigurationLP, limit: int) -> list[np.ndarray]:
+    cols = []
+    for c in range(len(lp.caps)):
+        K = feasible_configurations(lp.rows, lp.caps[c], maximal=True, limit=limit)
+        cols.append(K)
+    return cols
+
+
+def _initial_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndarray) -> list[np.ndarray]:
+    """Homogeneous columns floor(C / s_j) e_j for every type that fits a class."""
+    out = []
+    fit = lp.fits_class()
+    for c in range(len(lp.caps)):
+        cols = []
+        for j in range(lp.T):
+            if not fit[c, j]:
+                continue
+            with np.errstate(divide="ignore"):
+                q = np.where(W[j] > 0, np.floor(C[c] * (1 + 1e-12) / np.where(W[j] > 0, W[j], 1)),
+                             np.inf)
+            k = np.zeros(lp.T, dtype=np.int64)
+            k[j] = max(1, int(q.min()))
+            cols.append(k)
+        out.append(np.array(cols, dtype=np.int64).reshape(-1, lp.T))
+    return out
+
+
+def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndarray,
+                                  copies: int = 4) -> list[np.ndarray]:
+    """Warm start: distinct bins of a First-Fit-Decreasing packing of the demand.
+
+    Each type appears about ``copies * d_j / mean(d)`` times; the packing's bins are
+    feasible configurations close to an optimal mixture, so column generation starts
+    near the optimum instead of from single-type columns.
+    """
+    d = np.array([float(v) for v in lp.demand])
+    pos = d > 0
+    mult = np.zeros(lp.T, dtype=np.int64)
+    mult[pos] = np.maximum(1, np.rint(copies * d[pos] / d[pos].mean())).astype(np.int64)
+    out = []
+    fit = lp.fits_class()
+    for c in range(len(lp.caps)):
+        share = (W / C[c]).max(axis=1)
+        order = [j for j in np.argsort(-share, kind="stable") if fit[c, j] and mult[j] > 0]
+        resid = np.zeros((0, lp.D))
+        bins: list[np.ndarray] = []
+        for j in order:
+            for _ in range(int(mult[j])):
+                ok = np.flatnonzero(np.all(resid >= W[j] * (1 - 1e-12), axis=1)) if len(
+                    bins) else np.zeros(0, dtype=np.int64)
+                if ok.size:
+                    b = int(ok[0])
+                    resid[b] -= W[j]
+                    bins[b][j] += 1
+                else:
+                    resid = np.vstack([resid, C[c] - W[j]])
+                    k = np.zeros(lp.T, dtype=np.int64)
+                    k[j] = 1
+                    bins.append(k)
+        uniq = np.unique(np.array(bins, dtype=np.int64).reshape(-1, lp.T), axis=0)
+        out.append(uniq)
+    return out
+
+
+def solve_configuration_lp(
+    lp: ConfigurationLP,
+    *,
+    method: str = "auto",
+    certify_result: bool = True,
+    enumerate_limit: int = 20_000,
+    max_iterations: int = 100_000,
+) -> CapacityResult:
+    """Solve ``max t`` of the configuration LP and certify the answer.
+
+    Raises ``ValueError`` for an unknown method, :class:`capacity._lp_highs.LPSolveError`
+    when HiGHS fails, ``RuntimeError`` when the pricing search cannot be completed.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    t0 = time.perf_counter()
+    W, C, integral = lp.pricing_data()
+    d = np.array([float(v) for v in lp.demand])
+    counts = np.array(lp.counts, dtype=float)
+    master = MasterLP(d, counts)
+    chosen = method
+    if method == "auto":
+        chosen = "enumerate" if lp.T <= 8 else "column-generation"
+        if chosen == "enumerate":
+            try:
+                cols = _enumerate_columns(lp, enumerate_limit)
+            except ValueError:
+                chosen = "column-generation"
+    if chosen == "enumerate":
+        if method == "enumerate":
+            cols = _enumerate_columns(lp, 10 * enumerate_limit)
+        for c, K in enumerate(cols):
+            master.add_columns(c, K)
+        sol = master.solve()
+        iterations = 1
+    else:
+        for c, K in enumerate(_initial_columns(lp, W, C)):
+            master.add_columns(c, K)
+        for c, K in enumerate(_first_fit_decreasing_columns(lp, W, C)):
+            master.add_columns(c, K)
+        stabilising = lp.D == 1
+        if stabilising:
+            order = np.argsort(-W[:, 0], kind="stable")
+            master.add_transfers([(int(a), int(b)) for a, b in zip(order, order[1:],
+                                                                   strict=False)])
+        iterations = 0
+        seen = {(c, k.tobytes()) for c, k in master.columns}
+        pricers = [_Pricer(W, C[c], integral) for c in range(len(lp.caps))]
+        max_cols = int(min(100, max(20, lp.T // 4)))
+        while True:
+            iterations += 1
+            if iterations > max_iterations:
+                raise RuntimeError(f"column generation did not converge in {max_iterations} "
+                                   "iterations")
+            sol = master.solve()
+            added = 0
+            for c, pricer in enumerate(pricers):
+                thr = sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12
+                new = []
+                for k in pricer.improving(sol.y, thr, max_cols):
+                    key = (c, k.tobytes())
+                    if key not in seen:
+                        seen.add(key)
+                        new.append(k)
+                if new:
+                    master.add_columns(c, np.array(new))
+                    added += len(new)
+            if added == 0:
+                if stabilising:
+                    master.drop_transfers()
+                    stabilising = False
+                    continue
+                break
+    mixture = [
+        MixtureTerm(c, k, float(p))
+        for (c, k), p in zip(master.columns, sol.p, strict=True)
+        if p > 1e-13
+    ]
+    cert = certify(lp, mixture, sol.y) if certify_result else None
+    seconds = time.perf_counter() - t0
+    if cert is None:
+        lower: Number = sol.t
+        upper: Number = sol.t
+        certified, exact_check, msg = False, False, "certificate not requested"
+        dual, bound = sol.y, [float(v) for v in sol.pi / counts]
+    else:
+        lower, upper = cert.lower, cert.upper
+        certified, exact_check, msg = cert.certified, cert.exact, cert.message
+        dual, bound = cert.dual, cert.dual_bound
+    return CapacityResult(
+        value=sol.t,
+        lower=lower,
+        upper=upper,
+        certified=certified,
+        exact_check=exact_check,
+        status="optimal",
+        method=chosen,
+        servers=int(sum(lp.counts)),
+        sizes=[r[0] if lp.D == 1 else tuple(r) for r in lp.rows],
+        demand=list(lp.demand),
+        mixture=mixture,
+        dual=dual,
+        dual_bound=bound,
+        iterations=iterations,
+        columns=len(master.columns),
+        seconds=seconds,
+        message=msg,
+    )

@@ -1,0 +1,315 @@
+"""Exact max-weight configurations: the unbounded (vector) knapsack.
+
+``max_k <y, k>`` over the feasible configurations ``K`` of a server is the pricing
+problem of the configuration LP (PG21 eq. (4), PG18 eqs. (2)-(3)), the MaxWeight
+step of PG21 Def. 2 / eq. (20) over all of ``K``, and the test of a dual certificate
+("no feasible configuration prices above 1").
+
+Method: depth-first branch and bound over types sorted by efficiency (Martello & Toth,
+*Knapsack Problems*, 1990, ch. 3.6 for the unbounded case), with the Dantzig bound in
+every resource and in the surrogate (capacity-normalised sum) resource. The kernel is
+compiled with numba; it runs on float data (feasibility within
+:data:`theory.numbers.FEASIBILITY_RTOL`) or on integer data (exact: the certificate
+check of rational inputs). For one resource with integer sizes an exact dynamic
+program is the fallback when branch and bound exceeds its node budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from theory.numbers import FEASIBILITY_RTOL
+
+__all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp"]
+
+
+@dataclass(frozen=True)
+class KnapsackResult:
+    """Best configuration found and whether the search proved it optimal."""
+
+    value: float
+    config: np.ndarray  # int64, one entry per type
+    proven: bool  # False when the node budget ran out before the search finished
+    nodes: int
+    improving: list[np.ndarray]  # configurations above the threshold, best last
+
+
+@njit(cache=True)
+def _bb_kernel(v, W, cap, ratio, best0, delta, node_limit, max_keep):  # pragma: no cover
+    """Branch and bound; items pre-sorted; ``ratio[i, d]`` = max_{i' >= i} v/W[:, d].
+
+    Returns (best value, best config, nodes, finished flag, kept configs, n kept).
+    A leaf is accepted when its value exceeds ``best``; a node is pruned when its
+    bound is ``<= best + delta``. Works for float or integer ``v``/``W``/``cap``.
+    """
+    T, D = W.shape
+    Dp = ratio.shape[1]
+    k = np.zeros(T, dtype=np.int64)
+    bestk = np.zeros(T, dtype=np.int64)
+    keep = np.zeros((max_keep, T), dtype=np.int64)
+    nkeep = 0
+    r = cap.copy()
+    val = v[0] * 0
+    best = best0
+    nodes = 0
+    i = 0
+    finished = True
+    found = False
+    while True:
+        # go forward, filling items greedily, until a prune or a leaf
+        pruned = False
+        while i < T:
+            nodes += 1
+            # bound: min over resources (and the surrogate) of r_d * best ratio
+            ub = np.inf
+            rs = 0.0
+            for d in range(D):
+                if ratio[i, d] < np.inf:
+                    b = r[d] * ratio[i, d]
+                    if b < ub:
+                        ub = b
+                rs += r[d] / cap[d]
+            if Dp > D:
+                b = rs * ratio[i, D]
+                if b < ub:
+                    ub = b
+            if val + ub <= best + delta:
+                pruned = True
+                break
+            kmax = -1
+            for d in range(D):
+                if W[i, d] > 0:
+                    q = r[d] // W[i, d]
+                    if kmax < 0 or q < kmax:
+                        kmax = q
+            if kmax < 0:
+                kmax = 0
+            kk = np.int64(kmax)
+            k[i] = kk
+            if kk > 0:
+                val += kk * v[i]
+                for d in range(D):
+                    r[d] -= kk * W[i, d]
+            i += 1
+        if not pruned and val > best:
+            best = val
+            found = True
+            for t in range(T):
+                bestk[t] = k[t]
+            if nkeep < max_keep:
+                for t in range(T):
+                    keep[nkeep, t] = k[t]
+                nkeep += 1
+            else:
+                # keep the newest (best) ones: shift
+                for s in range(max_keep - 1):
+                    for t in range(T):
+                        keep[s, t] = keep[s + 1, t]
+                for t in range(T):
+                    keep[max_keep - 1, t] = k[t]
+        # backtrack: last item before i with a positive count
+        j = i - 1
+        if j > T - 1:
+            j = T - 1
+        while j >= 0 and k[j] == 0:
+            j -= 1
+        if j < 0:
+            break
+        k[j] -= 1
+        val -= v[j]
+        for d in range(D):
+            r[d] += W[j, d]
+        i = j + 1
+        if nodes > node_limit:
+            finished = False
+            break
+    return best, bestk, nodes, finished, found, keep, nkeep
+
+
+def _prepare(values: np.ndarray, W: np.ndarray, cap: np.ndarray):
+    """Drop worthless types, sort by efficiency, precompute suffix-max ratios."""
+    T, D = W.shape
+    pos = np.flatnonzero(values > 0)
+    if pos.size == 0:
+        return pos, None, None, None
+    v = values[pos]
+    Wp = W[pos]
+    Wf = Wp.astype(float)
+    capf = cap.astype(float)
+    share = (Wf / capf).max(axis=1)
+    order = np.argsort(-(v.astype(float) / share), kind="stable")
+    idx = pos[order]
+    v = v[order]
+    Wp = Wp[order]
+    Wf = Wf[order]
+    with np.errstate(divide="ignore"):
+        rat = np.where(Wf > 0, v.astype(float)[:, None] / np.where(Wf > 0, Wf, 1.0), np.inf)
+        sur = v.astype(float) / (Wf / capf).sum(axis=1)
+    full = np.concatenate([rat, sur[:, None]], axis=1) if D > 1 else rat
+    suffix = np.maximum.accumulate(full[::-1], axis=0)[::-1]
+    return idx, np.ascontiguousarray(v), np.ascontiguousarray(Wp), np.ascontiguousarray(suffix)
+
+
+def knapsack_bb(
+    values: np.ndarray,
+    sizes: np.ndarray,
+    capacity: np.ndarray,
+    *,
+    threshold: float | int | None = None,
+    node_limit: int = 5_000_000,
+    max_keep: int = 8,
+    exact: bool = False,
+    rtol: float = FEASIBILITY_RTOL,
+) -> KnapsackResult:
+    """Branch and bound for ``max <values, k>`` s.t. ``sizes^T k <= capacity``, k integer.
+
+    Parameters
+    ----------
+    values : (T,) float, or int64 with ``exact=True``.
+    sizes : (T, D) float, or int64 with ``exact=True``; capacity : (D,).
+    threshold : only configurations worth more than this are searched for (returns
+        value ``threshold`` and a zero config when none exists). Default: 0.
+    exact : integer data; the leaf test is exact and pruning keeps a safety margin so
+        that a float rounding in the bound can never discard a better configuration.
+    rtol : relative feasibility tolerance for float data (0 for integer-valued floats).
+    """
+    W = np.asarray(sizes)
+    if W.ndim == 1:
+        W = W[:, None]
+    cap = np.atleast_1d(np.asarray(capacity))
+    v = np.asarray(values)
+    T, D = W.shape
+    if v.shape != (T,) or cap.shape != (D,):
+        raise ValueError("values, sizes and capacity have inconsistent shapes")
+    if exact:
+        if not (v.dtype.kind == "i" and W.dtype.kind == "i" and cap.dtype.kind == "i"):
+            raise ValueError("exact=True needs integer values, sizes and capacity")
+        v, W, cap = v.astype(np.int64), W.astype(np.int64), cap.astype(np.int64)
+        best0 = np.int64(0 if threshold is None else threshold)
+        # float bound errors are ~1e-15 relative; never prune within 1e-12 of best
+        delta = -1e-12 * max(1.0, abs(float(best0)))
+    else:
+        v = v.astype(float)
+        W = W.astype(float)
+        cap = cap.astype(float) * (1.0 + rtol)
+        best0 = 0.0 if threshold is None else float(threshold)
+        delta = 1e-12 * max(1.0, abs(best0))
+    idx, vs, Ws, ratio = _prepare(v, W, cap)
+    if idx.size == 0:
+        return KnapsackResult(float(best0), np.zeros(T, dtype=np.int64), True, 0, [])
+    best, bestk, nodes, finished, found, keep, nkeep = _bb_kernel(
+        vs, Ws, cap, ratio, best0, delta, node_limit, max_keep
+    )
+
+    def expand(kk: np.ndarray) -> np.ndarray:
+        out = np.zeros(T, dtype=np.int64)
+        out[idx] = kk
+        return out
+
+    config = expand(bestk) if found else np.zeros(T, dtype=np.int64)
+    return KnapsackResult(
+        float(best) if not exact else int(best),  # type: ignore[arg-type]
+        config,
+        bool(finished),
+        int(nodes),
+        [expand(keep[s]) for s in range(nkeep)],
+    )
+
+
+@njit(cache=True)
+def _dp_table(v, w, C):  # pragma: no cover
+    """dp[c] = best value within integer capacity c; choice[c] = last type added (-1: none)."""
+    T = v.shape[0]
+    dp = np.zeros(C + 1, dtype=v.dtype)
+    choice = -np.ones(C + 1, dtype=np.int64)
+    for c in range(1, C + 1):
+        best = dp[c - 1]
+        bi = -1
+        for i in range(T):
+            wi = w[i]
+            if wi <= c:
+                cand = dp[c - wi] + v[i]
+                if cand > best:
+                    best = cand
+                    bi = i
+        dp[c] = best
+        choice[c] = bi
+    return dp, choice
+
+
+@njit(cache=True)
+def _dp_reconstruct(choice, w, c, T):  # pragma: no cover
+    k = np.zeros(T, dtype=np.int64)
+    while c > 0:
+        if choice[c] < 0:
+            c -= 1
+        else:
+            k[choice[c]] += 1
+            c -= w[choice[c]]
+    return k
+
+
+def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
+                per_type_threshold: float | None = None,
+                max_columns: int = 0) -> KnapsackResult:
+    """Exact unbounded knapsack for one resource with integer sizes (O(T C) time).
+
+    With ``per_type_threshold`` the table is also used to return, in ``improving``,
+    for every type j the best configuration containing j whose value exceeds the
+    threshold (at most ``max_columns``, best first): many columns from one table.
+    """
+    w = np.asarray(sizes).reshape(-1)
+    if w.dtype.kind != "i":
+        raise ValueError("knapsack_dp needs integer sizes")
+    v = np.asarray(values)
+    C = int(capacity)
+    if C > 50_000_000:
+        raise ValueError(f"capacity {C} too large for the dynamic program")
+    T = len(v)
+    keep = np.flatnonzero((v > 0) & (w <= C))
+    if keep.size == 0:
+        return KnapsackResult(0.0, np.zeros(T, dtype=np.int64), True, 0, [])
+    vk = np.ascontiguousarray(v[keep])
+    wk = np.ascontiguousarray(w[keep].astype(np.int64))
+    dp, choice = _dp_table(vk, wk, C)
+    best = _dp_reconstruct(choice, wk, C, len(keep))
+    k = np.zeros(T, dtype=np.int64)
+    k[keep] = best
+    improving = []
+    if per_type_threshold is not None and max_columns > 0:
+        vals = vk + dp[C - wk]
+        order = np.argsort(-vals, kind="stable")
+        seen = set()
+        for i in order:
+            if vals[i] <= per_type_threshold or len(improving) >= max_columns:
+                break
+            kk = _dp_reconstruct(choice, wk, C - wk[i], len(keep))
+            kk[i] += 1
+            key = kk.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            full = np.zeros(T, dtype=np.int64)
+            full[keep] = kk
+            improving.append(full)
+    val = dp[C]
+    return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True, C,
+                          improving)
+
+
+def max_weight_configuration(
+    values: np.ndarray, sizes: np.ndarray, capacity: np.ndarray | float
+) -> KnapsackResult:
+    """``argmax_{k in K} <values, k>`` over all feasible configurations (float data).
+
+    This is the MaxWeight configuration of PG21 Def. 2 over the full set K; the
+    result is proven optimal (raises ``RuntimeError`` if the search budget runs out).
+    """
+    res = knapsack_bb(np.asarray(values, dtype=float), np.asarray(sizes, dtype=float),
+                      np.atleast_1d(np.asarray(capacity, dtype=float)), threshold=0.0)
+    if not res.proven:
+        raise RuntimeError("knapsack search exceeded its node budget; result not proven")
+    return res

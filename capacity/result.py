@@ -1,0 +1,120 @@
+"""Result objects of the capacity solvers (one frozen dataclass, normalised statuses)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from theory.numbers import Number
+
+__all__ = ["MixtureTerm", "CapacityResult", "jsonable"]
+
+
+def jsonable(x: Any) -> Any:
+    """Numbers for JSON: Fractions become floats (their exact text is kept elsewhere)."""
+    if isinstance(x, Fraction):
+        return float(x)
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.floating):
+        return float(x)
+    if isinstance(x, np.ndarray):
+        return [jsonable(v) for v in x.tolist()]
+    if isinstance(x, list | tuple):
+        return [jsonable(v) for v in x]
+    if isinstance(x, dict):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    return x
+
+
+@dataclass(frozen=True)
+class MixtureTerm:
+    """One configuration of the optimal mixture: ``weight`` of server class ``server_class``."""
+
+    server_class: int
+    config: np.ndarray  # int64 count per type
+    weight: float
+
+    def as_dict(self, sizes: list | None = None) -> dict[str, Any]:
+        nz = np.flatnonzero(self.config)
+        d: dict[str, Any] = {
+            "server_class": self.server_class,
+            "weight": self.weight,
+            "config": {int(j): int(self.config[j]) for j in nz},
+        }
+        if sizes is not None:
+            d["sizes"] = [[jsonable(sizes[j]), int(self.config[j])] for j in nz]
+        return d
+
+
+@dataclass(frozen=True)
+class CapacityResult:
+    """Optimum of a configuration LP with its certificate.
+
+    ``value`` is the LP optimum t* (for :func:`capacity.rho_star`, rho* itself);
+    ``lower <= t* <= upper`` is proven by the certificate: ``lower`` from the primal
+    ``mixture`` (feasible configurations whose weights sum to at most 1 per server
+    class), ``upper`` from the ``dual`` prices (no feasible configuration prices above
+    ``dual_bound`` of its class). ``certified`` is True when both checks passed and
+    the bounds agree to ``CERT_RTOL``; ``exact_check`` says they were done in rational
+    arithmetic.
+    """
+
+    value: float
+    lower: Number
+    upper: Number
+    certified: bool
+    exact_check: bool
+    status: str
+    method: str
+    servers: int
+    sizes: list
+    demand: list
+    mixture: list[MixtureTerm]
+    dual: np.ndarray
+    dual_bound: list[Number]
+    iterations: int
+    columns: int
+    seconds: float
+    message: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def __float__(self) -> float:
+        return self.value
+
+    @property
+    def gap(self) -> float:
+        """Relative width of the certified interval, (upper - lower) / upper."""
+        u = float(self.upper)
+        return (u - float(self.lower)) / u if u > 0 else 0.0
+
+    def to_dict(self, key: str = "value") -> dict[str, Any]:
+        """JSON-ready dict; ``key`` names the optimum (e.g. ``"rho_star"``)."""
+        out = {
+            key: self.value,
+            "certified": self.certified,
+            "certificate": {
+                "lower": jsonable(self.lower),
+                "upper": jsonable(self.upper),
+                "lower_exact": str(self.lower) if isinstance(self.lower, Fraction) else None,
+                "upper_exact": str(self.upper) if isinstance(self.upper, Fraction) else None,
+                "exact_arithmetic": self.exact_check,
+                "relative_gap": self.gap,
+                "message": self.message,
+            },
+            "servers": self.servers,
+            "method": self.method,
+            "status": self.status,
+            "types": len(self.sizes),
+            "mixture": [t.as_dict(self.sizes) for t in self.mixture],
+            "dual": jsonable(self.dual),
+            "dual_bound": jsonable(self.dual_bound),
+            "iterations": self.iterations,
+            "columns": self.columns,
+            "seconds": self.seconds,
+        }
+        out.update(jsonable(self.extra))
+        return out
