@@ -1,0 +1,127 @@
+"""Theorem 1 brackets: upper- and lower-rounded rho*(X) around rho* (PG21 Sec. III-B, VIII-A).
+
+For any partition X of the size axis, rounding every type-j size up to sup X_j can
+only make packing harder and rounding down to inf X_j only easier, so
+
+.. math::  \\bar\\rho^*(X) \\le \\rho^* \\le \\underline\\rho^*(X)
+
+(PG21 Thm. 1, first step of its proof). Along the quantile partitions X^(n)
+(:func:`theory.partitions.quantile_partition`) the two sides converge monotonically;
+for a continuous F_R and the paper's X^(n) they obey identity (40)-(41).
+Lower-rounded types of size 0 (the cell at 0) take no room and are dropped, as in
+PG21 eq. (32). Each side is a finite-type rho* with its own certificate; a bracket is
+reported from the certified ends (``lower.lower`` and ``upper.upper``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.result import CapacityResult
+from theory.distributions import SizeDistribution
+from theory.numbers import Number
+from theory.partitions import Partition, quantile_partition, type_probabilities
+
+__all__ = ["Bracket", "rounded_rho_star", "partition_bracket", "quantile_brackets"]
+
+
+@dataclass(frozen=True)
+class Bracket:
+    """rho*(X) rounded up (``lower``) and down (``upper``) for one partition X."""
+
+    partition: Partition
+    lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
+    upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
+
+    @property
+    def lo(self) -> Number:
+        """Certified lower bound on rho*."""
+        return self.lower.lower
+
+    @property
+    def hi(self) -> Number:
+        """Certified upper bound on rho*."""
+        return self.upper.upper
+
+    @property
+    def gap(self) -> float:
+        """Relative width (hi - lo) / hi."""
+        return (float(self.hi) - float(self.lo)) / float(self.hi)
+
+    @property
+    def certified(self) -> bool:
+        return self.lower.certified and self.upper.certified
+
+    def as_dict(self) -> dict:
+        return {
+            "partition": self.partition.name,
+            "cells": len(self.partition),
+            "lower": float(self.lo),
+            "upper": float(self.hi),
+            "rho_upper_rounded": self.lower.value,
+            "rho_lower_rounded": self.upper.value,
+            "relative_gap": self.gap,
+            "certified": self.certified,
+            "seconds": self.lower.seconds + self.upper.seconds,
+        }
+
+
+def rounded_rho_star(
+    dist: SizeDistribution,
+    partition: Partition,
+    rounding: str,
+    *,
+    servers: int = 1,
+    method: str = "auto",
+) -> CapacityResult:
+    """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4)."""
+    if rounding not in ("up", "down"):
+        raise ValueError("rounding must be 'up' or 'down'")
+    if not isinstance(servers, int) or servers < 1:
+        raise ValueError(f"servers must be a positive integer, got {servers!r}")
+    probs = type_probabilities(dist, partition)
+    sizes = partition.upper_sizes if rounding == "up" else partition.lower_sizes
+    merged: dict[Number, Number] = {}
+    for s, p in zip(sizes, probs, strict=True):
+        if p > 0 and s > 0:
+            merged[s] = merged.get(s, 0) + p
+    if not merged:
+        raise ValueError("every type rounds to size 0: rho* is unbounded for this partition")
+    keys = sorted(merged)
+    lp = ConfigurationLP.build(keys, [merged[k] for k in keys], [(1, servers)])
+    return solve_configuration_lp(lp, method=method)
+
+
+def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: int = 1,
+                      method: str = "auto") -> Bracket:
+    """Both sides of PG21 Thm. 1 for one partition."""
+    return Bracket(
+        partition,
+        rounded_rho_star(dist, partition, "up", servers=servers, method=method),
+        rounded_rho_star(dist, partition, "down", servers=servers, method=method),
+    )
+
+
+def quantile_brackets(
+    dist: SizeDistribution,
+    levels: int,
+    *,
+    servers: int = 1,
+    tight: bool = True,
+    start: int = 0,
+    rtol: float | None = None,
+) -> list[Bracket]:
+    """Brackets over the quantile partitions X^(start), ..., X^(levels) (PG21 VIII-A).
+
+    Stops early once a bracket's relative gap is at most ``rtol`` (if given).
+    """
+    if not isinstance(levels, int) or levels < start:
+        raise ValueError(f"levels must be an integer >= start ({start}), got {levels!r}")
+    out = []
+    for n in range(start, levels + 1):
+        b = partition_bracket(dist, quantile_partition(dist, n, tight=tight), servers=servers)
+        out.append(b)
+        if rtol is not None and b.gap <= rtol:
+            break
+    return out

@@ -1,0 +1,3 @@
+"""Check modules; importing this package registers every check."""
+
+from proofs_checks.checks import pg18_region, pg21_capacity  # noqa: F401

@@ -1,0 +1,94 @@
+"""Checks of PG18's capacity region (eqs. (2)-(3)): the Sec. III example and Table I."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+from capacity import CapacityRegion
+from proofs_checks.registry import Verdict, register
+
+F = Fraction
+
+#: PG18 Table I: (memory GB, CPU units, storage GB) of three EC2 instance types
+EC2_TYPES = {
+    "Standard Extra Large": ("15", "8", "1690"),
+    "High-Memory Extra Large": ("17.1", "6.5", "420"),
+    "High-CPU Extra Large": ("7", "20", "1690"),
+}
+#: PG18 Sec. VII-A: servers with 90 GB memory, 90 CPU units and 5000 GB storage
+EC2_SERVER = ("90", "90", "5000")
+
+
+@register("PG18.Region", location="Sec. III (example of Fig. 1b), eqs. (2)-(3)",
+          statement="Ten servers of capacity 10, sizes 2 and 5: the workload (20.8, 10.4) lies "
+                    "in the interior C^o, and the boundary of C in direction (2, 1) is "
+                    "(200/9, 100/9) = (22.22, 11.11).",
+          method="LP")
+def check_region(quick: bool) -> Verdict:
+    R = CapacityRegion([2, 5], [(10, 10)])
+    inside = R.contains(["20.8", "10.4"], interior=True)
+    res = R.max_scaling([2, 1])
+    point = [res.value * 2, res.value * 1]
+    exact_point = [F(200, 9), F(100, 9)]
+    on_boundary = (res.certified and float(res.lower) * 2 <= 200 / 9 * (1 + 1e-9)
+                   and float(res.upper) * 2 >= 200 / 9 * (1 - 1e-9))
+    outside = not R.contains(["22.3", "11.15"])
+    mix = sorted((tuple(int(v) for v in t.config), round(t.weight, 9)) for t in res.mixture)
+    ok = inside and on_boundary and outside
+    return Verdict("holds" if ok else "violated", {
+        "workload_in_interior": inside, "boundary_point": point,
+        "paper_boundary_point": [float(v) for v in exact_point],
+        "certified_scaling": [str(res.lower), str(res.upper)],
+        "optimal_mixture_per_server": mix, "just_outside_is_outside": outside,
+    })
+
+
+def _brute_maximal(sizes: list[tuple[Fraction, ...]], cap: tuple[Fraction, ...]) -> set:
+    """Independent enumeration: nested loops over counts, keep the non-extendable ones."""
+    bounds = [min(int(c // s) if s > 0 else 10**9 for s, c in zip(sz, cap, strict=True))
+              for sz in sizes]
+
+    def feasible(k):
+        return all(sum(k[j] * sizes[j][d] for j in range(len(sizes))) <= cap[d]
+                   for d in range(len(cap)))
+
+    out = set()
+    for k in itertools.product(*[range(b + 1) for b in bounds]):
+        if any(k) and feasible(k):
+            ext = any(feasible(tuple(k[i] + (i == j) for i in range(len(k))))
+                      for j in range(len(k)))
+            if not ext:
+                out.add(k)
+    return out
+
+
+@register("PG18.TableI", location="Sec. VII-A, Table I",
+          statement="Maximal configurations of the three EC2 instance types of Table I in a "
+                    "(90 GB, 90 CPU units, 5000 GB) server; their average V^l is a point of "
+                    "the boundary of C used for the traffic intensities.",
+          method="exhaustive")
+def check_table1(quick: bool) -> Verdict:
+    names = list(EC2_TYPES)
+    sizes = [tuple(F(v) for v in EC2_TYPES[n]) for n in names]
+    cap = tuple(F(v) for v in EC2_SERVER)
+    R = CapacityRegion([list(s) for s in sizes], [(list(cap), 1)])
+    K = R.maximal_configurations()
+    mine = {tuple(int(v) for v in k) for k in K}
+    brute = _brute_maximal(sizes, cap)
+    V = np.mean(K, axis=0) if len(K) else np.zeros(3)
+    # V must be inside C (average of feasible configurations) but on its boundary:
+    # max scaling of V is >= 1
+    scale = R.max_scaling([float(v) for v in V])
+    ok = mine == brute and len(mine) > 0 and float(scale.upper) >= 1 - 1e-9
+    return Verdict("holds" if ok else "violated", {
+        "types": {n: list(EC2_TYPES[n]) for n in names},
+        "server": list(EC2_SERVER),
+        "maximal_configurations": sorted(mine),
+        "count": len(mine),
+        "agrees_with_brute_force": mine == brute,
+        "V_average_of_maximal": [float(v) for v in V],
+        "max_scaling_of_V": scale.value,
+    })

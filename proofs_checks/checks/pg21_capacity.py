@@ -1,0 +1,515 @@
+"""Checks of PG21's capacity results: K_RED, Theorem 1, Lemma 2, Prop. 1, Lemma 3, Prop. 2,
+the dyadic-partition remark after Thm. 3, the constants of Thm. 2 and the capacity
+numbers behind Fig. 3.
+
+Each check computes the quantities the paper states and compares them with the
+paper's bound; none asserts a stored answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+
+from capacity import rho_star
+from capacity.brackets import quantile_brackets, rounded_rho_star
+from capacity.reduced import rho_vqs
+from proofs_checks.errata import prop2_mixture_weights, theorem2_margin
+from proofs_checks.registry import Verdict, register
+from theory import (
+    Cell,
+    Discrete,
+    Partition,
+    Uniform,
+    beta,
+    feasible_configurations,
+    from_spec,
+    is_feasible,
+    lower_from_upper_quantile,
+    mean_size_bound,
+    partition_from_cuts,
+    reduced_configurations,
+    universal_partition,
+)
+
+F = Fraction
+
+
+def _holds(ok: bool) -> str:
+    return "holds" if ok else "violated"
+
+
+# --------------------------------------------------------------------------- Def. 6
+@register("PG21.Def6", location="Sec. V-B, Def. 6, eq. (19)",
+          statement="K_RED^(J) has exactly 4J-4 distinct configurations, each feasible for "
+                    "the upper-rounded VQs of the universal partition (18).",
+          method="exact")
+def check_def6(quick: bool) -> Verdict:
+    Js = range(2, 11 if quick else 21)
+    rows = []
+    ok = True
+    for J in Js:
+        red = reduced_configurations(J)
+        sizes = universal_partition(J).upper_sizes
+        n = len(red)
+        distinct = len({tuple(k) for k in red.configs.tolist()})
+        feas = all(is_feasible(k.tolist(), sizes, 1) for k in red.configs)
+        # slack of each configuration (exact): 1 - sum k_j r_j
+        slack = [1 - sum(int(k[j]) * sizes[j] for j in range(2 * J)) for k in red.configs]
+        good = n == 4 * J - 4 and distinct == n and feas and min(slack) >= 0
+        ok &= good
+        rows.append({"J": J, "size": n, "expected": 4 * J - 4, "distinct": distinct,
+                     "all_feasible": feas, "min_slack": str(min(slack)),
+                     "tight_configs": sum(1 for s in slack if s == 0)})
+    return Verdict(_holds(ok), {"per_J": rows})
+
+
+# --------------------------------------------------------------------------- Thm. 1
+def _thm1_distributions(quick: bool) -> list[tuple[str, object, bool]]:
+    """(name, distribution, continuous?)"""
+    out = [
+        ("uniform[0.1,0.9]", Uniform("0.1", "0.9"), True),
+        ("beta(2,5)", beta(2, 5), True),
+        ("mixture: 1/2 atoms{0.3,0.55} + 1/2 U[0.1,0.9]",
+         from_spec("mixture:1/2*discrete:0.3@1/2,0.55@1/2+1/2*uniform:0.1,0.9"), False),
+    ]
+    if not quick:
+        out.append(("uniform[0.2,0.6]", Uniform("0.2", "0.6"), True))
+        out.append(("mixture: 1/4 point 1/3 + 3/4 U[0.25,0.75]",
+                    from_spec("mixture:1/4*point:1/3+3/4*uniform:0.25,0.75"), False))
+    return out
+
+
+@register("PG21.Thm1", location="Sec. III-B, Thm. 1; proof Sec. VIII-A, eqs. (36)-(41)",
+          statement="For every partition X, upper-rounded rho*(X) <= rho* <= lower-rounded "
+                    "rho*(X); along the quantile partitions X^(n) the bounds are monotone and "
+                    "meet; for continuous F_R, eq. (40)-(41) relate them exactly.",
+          method="LP")
+def check_thm1(quick: bool) -> Verdict:
+    levels = 3 if quick else 5
+    L = 2
+    ok = True
+    evidence = []
+    for name, dist, continuous in _thm1_distributions(quick):
+        brs = quantile_brackets(dist, levels, servers=L)  # type: ignore[arg-type]
+        los = [float(b.lo) for b in brs]
+        his = [float(b.hi) for b in brs]
+        order = all(lo <= hi * (1 + 1e-9) for lo, hi in zip(los, his, strict=True))
+        mono = all(a <= b * (1 + 1e-9) for a, b in zip(los, los[1:], strict=False)) and all(
+            a >= b * (1 - 1e-9) for a, b in zip(his, his[1:], strict=False))
+        gaps = [b.gap for b in brs]
+        shrink = gaps[-1] < gaps[0] and all(
+            g2 <= g1 + 1e-12 for g1, g2 in zip(gaps, gaps[1:], strict=False))
+        certified = all(b.certified for b in brs)
+        item = {"distribution": name, "levels": list(range(levels + 1)), "lower": los,
+                "upper": his, "relative_gap": gaps, "order": order, "monotone": mono,
+                "gap_shrinks": shrink, "certified": certified}
+        good = order and mono and shrink and certified
+        if continuous:
+            # identity (40) on the paper's X^(n) (outer cut points 0 and 1)
+            n = 2 if quick else 3
+            paper = quantile_brackets(dist, n, servers=L, tight=False, start=n)[0]  # type: ignore[arg-type]
+            m = 2 ** (n + 1)
+            predicted = float(lower_from_upper_quantile(paper.lower.value, L, m))
+            err = abs(predicted - paper.upper.value) / paper.upper.value
+            item["identity_40"] = {"n": n, "rho_upper_rounded": paper.lower.value,
+                                   "rho_lower_rounded": paper.upper.value,
+                                   "eq40_prediction": predicted, "relative_error": err}
+            good &= err <= 1e-7
+        ok &= good
+        evidence.append(item)
+    return Verdict(_holds(ok), {"servers": L, "distributions": evidence})
+
+
+# --------------------------------------------------------------------------- Lemma 2
+def _random_discrete(rng: np.random.Generator, lo: float = 0.02, hi: float = 1.0,
+                     max_types: int = 6, digits: int = 3) -> Discrete:
+    T = int(rng.integers(1, max_types + 1))
+    sizes = sorted({str(round(float(x), digits)) for x in rng.uniform(lo, hi, T)})
+    sizes = [s for s in sizes if F(s) > 0] or [str(hi)]
+    w = rng.integers(1, 10, len(sizes))
+    return Discrete(sizes, [F(int(x), int(w.sum())) for x in w])
+
+
+@register("PG21.Lemma2", location="Sec. IV-B, Lemma 2",
+          statement="rho* <= L / R-bar for every size distribution.",
+          method="property")
+def check_lemma2(quick: bool) -> Verdict:
+    rng = np.random.default_rng(20210)
+    n = 60 if quick else 400
+    worst = 0.0
+    worst_case = None
+    ok = True
+    for _ in range(n):
+        dist = _random_discrete(rng)
+        L = int(rng.integers(1, 6))
+        res = rho_star(dist, servers=L)
+        bound = mean_size_bound(L, dist)
+        ratio = float(res.value / bound)
+        # violated only if the certified lower bound exceeds L / R-bar
+        if res.lower > bound:
+            ok = False
+        if ratio > worst:
+            worst, worst_case = ratio, {"sizes": [str(s) for s in dist.sizes],
+                                        "probs": [str(p) for p in dist.probs], "L": L,
+                                        "rho_star": res.value, "bound": float(bound)}
+    return Verdict(_holds(ok), {"distributions": n, "seed": 20210,
+                                "max_rho_star_over_bound": worst, "attained_by": worst_case})
+
+
+# --------------------------------------------------------------------------- Prop. 1
+def _prop1_refinement(J: int, den: int) -> tuple[list[Fraction], list[int]]:
+    """Finest grid refinement X of I restricted to (1/2^J, 1]: upper sizes and the I-cell
+    of each X-cell."""
+    I = universal_partition(J)
+    lo = F(1, 2**J)
+    pts = sorted({F(i, den) for i in range(1, den + 1) if F(i, den) > lo}
+                 | {c.hi for c in I.cells} | {c.lo for c in I.cells if c.lo >= lo} | {lo})
+    pts = [p for p in pts if p >= lo]
+    ups, owner = [], []
+    for a, b in zip(pts, pts[1:], strict=False):
+        ups.append(b)
+        owner.append(I.type_of(b))
+    return ups, owner
+
+
+def _prop1_violation(J: int, ups: list[Fraction], owner: list[int], QX: np.ndarray,
+                     KX: np.ndarray, KRED: np.ndarray) -> np.ndarray:
+    """For rows of QX (queue vectors under X), the ratio max_RED <k,Q> / max_X <k,Q^X>."""
+    agg = np.zeros((QX.shape[0], 2 * J), dtype=np.int64)
+    for i, j in enumerate(owner):
+        agg[:, j] += QX[:, i]
+    red = (agg @ KRED.T).max(axis=1)
+    full = (QX @ KX.T).max(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(full > 0, red / np.where(full > 0, full, 1), np.inf)
+
+
+@register("PG21.Prop1", location="Sec. V-C, Prop. 1, eq. (22)",
+          statement="For any refinement X of I and any queue, some k in K_RED has "
+                    "<k, Q> >= (2/3) <k^X, Q^X> for every feasible configuration k^X of the "
+                    "upper-rounded VQs of X.",
+          method="exhaustive")
+def check_prop1(quick: bool) -> Verdict:
+    from hypothesis import HealthCheck, find, settings
+    from hypothesis import strategies as st
+    from hypothesis.errors import NoSuchExample
+
+    evidence: dict = {}
+    ok = True
+    # exhaustive: finest grid refinements, all queue vectors with entries 0..qmax
+    # (a coarser grid refinement with a count in a cell is the finest one with the count
+    # in the cell's top sub-cell: same upper size, same aggregate Q)
+    cases = [(2, 12, 3), (3, 12, 2)] if quick else [(2, 12, 3), (2, 24, 2), (3, 12, 3),
+                                                    (3, 24, 1), (4, 16, 1)]
+    rows = []
+    for J, den, qmax in cases:
+        ups, owner = _prop1_refinement(J, den)
+        KX = feasible_configurations(ups, 1)
+        KRED = reduced_configurations(J).configs
+        nX = len(ups)
+        worst = np.inf
+        total = 0
+        for chunk in _product_chunks(nX, qmax, 200_000):
+            r = _prop1_violation(J, ups, owner, chunk, KX, KRED)
+            total += len(chunk)
+            worst = min(worst, float(r.min()))
+        good = worst >= 2 / 3 - 1e-12
+        ok &= good
+        rows.append({"J": J, "grid": f"1/{den}", "cells_of_X": nX,
+                     "configs_of_X": int(KX.shape[0]), "queue_vectors": total,
+                     "entries_up_to": qmax, "min_ratio": worst})
+    evidence["exhaustive"] = rows
+
+    # property-based: random refinements (random cut points inside I's cells) and queues
+    def violates(ex: tuple) -> bool:
+        J, cuts, q = ex
+        I = universal_partition(J)
+        lo = F(1, 2**J)
+        pts = sorted({lo, *[c.hi for c in I.cells], *[F(c) for c in cuts if lo < F(c) < 1]})
+        ups = pts[1:]
+        owner = [I.type_of(b) for b in ups]
+        KX = feasible_configurations(ups, 1, maximal=True)
+        QX = np.array([q[i % len(q)] for i in range(len(ups))], dtype=np.int64)[None, :]
+        r = _prop1_violation(J, ups, owner, QX, KX, reduced_configurations(J).configs)
+        return bool(r[0] < 2 / 3 - 1e-12)
+
+    strategy = st.tuples(
+        st.integers(2, 4),
+        st.lists(st.fractions(min_value=F(1, 16), max_value=1, max_denominator=60),
+                 max_size=6),
+        st.lists(st.integers(0, 40), min_size=1, max_size=12),
+    )
+    n_ex = 150 if quick else 1500
+    try:
+        ce = find(strategy, violates,
+                  settings=settings(max_examples=n_ex, database=None, derandomize=True,
+                                    deadline=None,
+                                    suppress_health_check=list(HealthCheck)))
+        ok = False
+        evidence["property"] = {"examples": n_ex, "counterexample": str(ce)}
+    except NoSuchExample:
+        evidence["property"] = {"examples": n_ex, "counterexample": None}
+    return Verdict(_holds(ok), evidence)
+
+
+def _product_chunks(n: int, qmax: int, size: int):
+    it = itertools.product(range(qmax + 1), repeat=n)
+    while True:
+        block = list(itertools.islice(it, size))
+        if not block:
+            return
+        yield np.array(block, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- Lemma 3
+@register("PG21.Lemma3", location="Sec. VIII-B, Lemma 3 (with Thm. 3)",
+          statement="If every size exceeds 1/2^J, rho* P^(I) scaled by 2/3 lies in "
+                    "L Conv(K_RED^(J)): rho_VQS(F, J) >= (2/3) rho*.",
+          method="property")
+def check_lemma3(quick: bool) -> Verdict:
+    rng = np.random.default_rng(3)
+    n = 40 if quick else 300
+    ok = True
+    lowest = (np.inf, None)
+    for _ in range(n):
+        J = int(rng.integers(2, 6))
+        dist = _random_discrete(rng, lo=1 / 2**J + 1e-3, hi=1.0)
+        L = int(rng.integers(1, 4))
+        v = rho_vqs(dist, J, servers=L)
+        lo_ratio = v.ratio_bounds[0]
+        if v.ratio_bounds[1] < 2 / 3 - 1e-9:
+            ok = False
+        if lo_ratio < lowest[0]:
+            lowest = (lo_ratio, {"J": J, "L": L, "sizes": [str(s) for s in dist.sizes],
+                                 "probs": [str(p) for p in dist.probs]})
+    # adversarial search: two or three sizes, coordinate search to push the ratio down
+    search_best = _lemma3_search(rng, 25 if quick else 200)
+    if search_best[0] < 2 / 3 - 1e-9:
+        ok = False
+    return Verdict(_holds(ok), {
+        "random_distributions": n, "seed": 3,
+        "lowest_ratio_random": lowest[0], "lowest_random_case": lowest[1],
+        "search_lowest_ratio": search_best[0], "search_case": search_best[1],
+        "bound": 2 / 3,
+    })
+
+
+def _lemma3_search(rng: np.random.Generator, rounds: int) -> tuple[float, dict | None]:
+    best: tuple[float, dict | None] = (np.inf, None)
+    for _ in range(rounds):
+        J = int(rng.integers(2, 5))
+        k = int(rng.integers(2, 4))
+        x = rng.uniform(1 / 2**J + 1e-3, 1, k)
+        w = rng.uniform(0.1, 1, k)
+        cur = _ratio(J, x, w)
+        step = 0.05
+        for _it in range(30):
+            improved = False
+            for i in range(k):
+                for delta in (-step, step):
+                    x2 = x.copy()
+                    x2[i] = min(1.0, max(1 / 2**J + 1e-3, x2[i] + delta))
+                    r = _ratio(J, x2, w)
+                    if r < cur - 1e-12:
+                        x, cur, improved = x2, r, True
+            if not improved:
+                step /= 2
+                if step < 1e-3:
+                    break
+        if cur < best[0]:
+            best = (cur, {"J": J, "sizes": [round(float(v), 4) for v in x],
+                          "weights": [round(float(v), 4) for v in w / w.sum()]})
+    return best
+
+
+def _ratio(J: int, x: np.ndarray, w: np.ndarray) -> float:
+    sizes = [str(round(float(v), 4)) for v in x]
+    ww = np.round(w / w.sum() * 1000).astype(int)
+    ww[ww == 0] = 1
+    dist = Discrete(sizes, [F(int(a), int(ww.sum())) for a in ww])
+    if dist.support()[0] <= F(1, 2**J):
+        return np.inf
+    return rho_vqs(dist, J).ratio_bounds[0]
+
+
+# --------------------------------------------------------------------------- Prop. 2
+@register("PG21.Prop2", location="Sec. V-C, Prop. 2; proof Sec. VIII-C, eq. (61)",
+          statement="With sizes 1/2 - e and 1/2 + e equally likely (0 < e < 1/6), rho* = 2 "
+                    "(pairs fit exactly) but no upper-rounded partition whose cells hold the "
+                    "two sizes in their interiors supports more than 4/3 = (2/3) rho*.",
+          method="counterexample")
+def check_prop2(quick: bool) -> Verdict:
+    # e < 1/6 so that three jobs of size 1/2 - e never fit (see erratum PG21.Prop2.eps)
+    es = [F(1, 7), F(1, 10), F(1, 100), F(1, 1000), F(3, 19)] + ([] if quick else [
+        F(1, 10**6), F(1, 6) - F(1, 10**4), F(1, 13)])
+    rng = np.random.default_rng(61)
+    rows = []
+    ok = True
+    for e in es:
+        a, b = F(1, 2) - e, F(1, 2) + e
+        dist = Discrete([a, b], [F(1, 2), F(1, 2)])
+        rs = rho_star(dist)
+        exact_two = rs.lower == 2 or (float(rs.lower) <= 2 <= float(rs.upper))
+        best_up = 0.0
+        best_weights = None
+        tried = 0
+        for _ in range(8 if quick else 40):
+            X = _partition_with_interior(rng, a, b)
+            if X is None:
+                continue
+            up = rounded_rho_star(dist, X, "up")
+            tried += 1
+            if up.value > best_up:
+                best_up = up.value
+                best_weights = [round(t.weight, 12) for t in up.mixture]
+        # the best case of the proof: the cell of 1/2 - e ends at 1/2
+        X_best = Partition([Cell(F(0), a - e / 2 if a - e / 2 > 0 else a / 2),
+                            Cell(a - e / 2 if a - e / 2 > 0 else a / 2, F(1, 2)),
+                            Cell(F(1, 2), b + (1 - b) / 2), Cell(b + (1 - b) / 2, F(1))])
+        up_best = rounded_rho_star(dist, X_best, "up")
+        good = (rs.certified and exact_two and best_up <= 4 / 3 + 1e-9
+                and abs(up_best.value - 4 / 3) <= 1e-9)
+        ok &= good
+        rows.append({"e": str(e), "rho_star": rs.value, "rho_star_certified": rs.certified,
+                     "partitions_tried": tried, "max_upper_rounded": best_up,
+                     "mixture_weights_at_max": best_weights,
+                     "best_case_partition_value": up_best.value,
+                     "best_case_weights": sorted(round(t.weight, 12) for t in up_best.mixture)})
+    # erratum PG21.Prop2.eq61: the printed weights (1/3, 1/3) do not support 4/3
+    printed = prop2_mixture_weights(1 / 3, 1 / 3)
+    corrected = prop2_mixture_weights(1 / 3, 2 / 3)
+    # erratum PG21.Prop2.eps: for e in [1/6, 1/3) three small jobs fit, (2, 0) is not
+    # maximal and an upper-rounded partition reaches 3/2 > 4/3
+    e = F(1, 5)
+    dist = Discrete([F(1, 2) - e, F(1, 2) + e], [F(1, 2), F(1, 2)])
+    X = partition_from_cuts([F(0), F(1, 4), F(1, 3), F(1, 2), F(3, 4), F(1)])
+    wide = rounded_rho_star(dist, X, "up").value
+    ok &= wide > 4 / 3 + 1e-9
+    return Verdict(_holds(ok), {"cases": rows, "bound": 4 / 3,
+                                "erratum_eq61": {"printed_weights_workload": printed,
+                                                 "corrected_weights_workload": corrected},
+                                "erratum_eps_range": {"e": "1/5", "partition_cuts":
+                                                      ["1/4", "1/3", "1/2", "3/4"],
+                                                      "upper_rounded_rho": wide}})
+
+
+def _partition_with_interior(rng: np.random.Generator, a: Fraction, b: Fraction):
+    """A random partition of (0, 1] with a and b strictly inside cells."""
+    cuts = {F(int(x * 10**6), 10**6) for x in rng.uniform(0, 1, int(rng.integers(1, 12)))}
+    cuts = {c for c in cuts if 0 < c < 1 and c not in (a, b)}
+    # make sure neither a nor b is a cell's upper end
+    pts = sorted({F(0), F(1), *cuts})
+    X = partition_from_cuts(pts)
+    for x in (a, b):
+        c = X.cells[X.type_of(x)]
+        if c.hi == x:
+            return None
+    return X
+
+
+# ------------------------------------------------------- remark after Thm. 3 (dyadic)
+@register("PG21.Thm3.dyadic", location="Sec. V-C, remark after Thm. 3",
+          statement="A partition with cuts only at 1/2^j guarantees just 1/2 of rho*: its "
+                    "upper-rounded capacity is >= rho*/2 and a family of distributions drives "
+                    "the ratio to 1/2.",
+          method="counterexample")
+def check_dyadic(quick: bool) -> Verdict:
+    J = 8 if quick else 12
+    X = partition_from_cuts([F(0)] + [F(1, 2**j) for j in range(J, -1, -1)], name="dyadic")
+    family = []
+    ok = True
+    for j in range(1, J - 1):
+        s = F(1, 2 ** (j + 1)) + F(1, 2 ** (2 * j + 4))  # just above 1/2^(j+1)
+        dist = Discrete([s], [1])
+        rs = rho_star(dist)
+        up = rounded_rho_star(dist, X, "up")
+        ratio = up.value / rs.value
+        family.append({"size": str(s), "rho_star": rs.value, "dyadic_upper_rounded": up.value,
+                       "ratio": ratio})
+    ratios = [f["ratio"] for f in family]
+    ok &= all(r >= 0.5 - 1e-12 for r in ratios)
+    ok &= all(a >= b - 1e-12 for a, b in zip(ratios, ratios[1:], strict=False))
+    ok &= ratios[-1] - 0.5 < 0.01
+    rng = np.random.default_rng(12)
+    worst = np.inf
+    for _ in range(20 if quick else 150):
+        dist = _random_discrete(rng, lo=1 / 2**J + 1e-3)
+        worst = min(worst, rounded_rho_star(dist, X, "up").value / rho_star(dist).value)
+    ok &= worst >= 0.5 - 1e-9
+    return Verdict(_holds(ok), {"family": family, "limit": 0.5,
+                                "random_min_ratio": worst, "J": J})
+
+
+# --------------------------------------------------------------------------- Thm. 2
+@register("PG21.Thm2.constants", location="Sec. IV-B, eqs. (14)-(15)",
+          statement="Constants eps_1 = eps/3, N_2 = ceil(3 L N_1/eps) and delta > 0 exist with "
+                    "(1-eps) < (1-eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2), so the drift (14) "
+                    "is negative for rho < (1-eps) L/(2 R-bar); delta = L N_2 eps/6 works, the "
+                    "printed delta = L N_2 eps/3 does not (erratum).",
+          method="exact")
+def check_thm2_constants(quick: bool) -> Verdict:
+    eps_grid = [i / 20 for i in range(1, 20)]
+    printed = {e: theorem2_margin(e, 3) for e in eps_grid}
+    fixed = {e: theorem2_margin(e, 6) for e in eps_grid}
+    printed_ok = all(v > 0 for v in printed.values())
+    fixed_ok = all(v > 0 for v in fixed.values())
+    # the claim holds with delta = L N_2 eps / 6; the printed delta fails for every eps,
+    # as the errata register (PG21.Thm2.eq15) records. If the printed constants ever
+    # passed, the erratum itself would be wrong: report that as a violation too.
+    verdict = _holds(fixed_ok and not printed_ok)
+    return Verdict(verdict, {
+        "printed_constants_hold": printed_ok,
+        "margin_printed_delta": {str(k): v for k, v in printed.items()},
+        "margin_delta_over_6": {str(k): v for k, v in fixed.items()},
+        "corrected_constants_hold": fixed_ok,
+        "erratum": "PG21.Thm2.eq15",
+    })
+
+
+# --------------------------------------------------------------------------- Fig. 3
+@register("PG21.Fig3.capacity", location="Sec. VII-A.1 and VII-A.2, Fig. 3a/3b",
+          statement="Fig. 3a: sizes 0.4/0.6, one server, mu = 0.01: rho* mu = 0.02 and "
+                    "VQS's K_RED supports only (2/3) 0.02 < 0.014. Fig. 3b: capacity 10, sizes "
+                    "2/5 w.p. 2/3, 1/3, mu = 0.01, rate 0.0306 below rho* mu = 1/30; the "
+                    "arrival vector exceeds the service of configuration (2,1) in both types "
+                    "and lies inside mu Conv{(5,0),(0,2)} (4/9, 5/9).",
+          method="LP")
+def check_fig3(quick: bool) -> Verdict:
+    mu = F(1, 100)
+    # Fig. 3a
+    a = Discrete(["0.4", "0.6"], ["1/2", "1/2"])
+    rs_a = rho_star(a)
+    J = 3
+    vq_a = rho_vqs(a, J)
+    lam_a = F("0.014")
+    fig3a = {"rho_star": rs_a.value, "lambda_star": rs_a.value * float(mu),
+             "rho_vqs": vq_a.value, "lambda_vqs": vq_a.value * float(mu),
+             "lambda_offered": float(lam_a), "vqs_ratio": vq_a.ratio}
+    ok_a = (rs_a.certified and abs(rs_a.value - 2) < 1e-9 and abs(vq_a.value - 4 / 3) < 1e-9
+            and vq_a.value * float(mu) < float(lam_a) < rs_a.value * float(mu))
+    # Fig. 3b
+    b = Discrete(["2", "5"], ["2/3", "1/3"])
+    rs_b = rho_star(b, capacity=10)
+    lam_b = F("0.0306")
+    lam_vec = [lam_b * F(2, 3), lam_b * F(1, 3)]
+    dep_21 = [2 * mu, 1 * mu]  # service rates of configuration (2, 1)
+    stuck = all(lv > d for lv, d in zip(lam_vec, dep_21, strict=True))
+    # VQS schedules by actual sizes: five jobs of size 2 or two of size 5
+    mix = [F(4, 9) * 5 * mu, F(5, 9) * 2 * mu]
+    inside = all(lv < m for lv, m in zip(lam_vec, mix, strict=True))
+    opt_configs = sorted((tuple(int(v) for v in t.config), round(t.weight, 9))
+                         for t in rs_b.mixture)
+    fig3b = {"rho_star": rs_b.value, "lambda_star": rs_b.value * float(mu),
+             "lambda_offered": float(lam_b), "lambda_vector": [float(v) for v in lam_vec],
+             "departures_of_config_2_1": [float(v) for v in dep_21],
+             "exceeds_config_2_1": stuck,
+             "vqs_mixture_4_9_5_9": [float(v) for v in mix], "inside_vqs_mixture": inside,
+             "optimal_mixture": opt_configs,
+             "rho_vqs_upper_rounded_lemma3": rho_vqs(
+                 Discrete(["0.2", "0.5"], ["2/3", "1/3"]), J).value}
+    ok_b = (rs_b.certified and abs(rs_b.value - 10 / 3) < 1e-9 and float(lam_b) <
+            rs_b.value * float(mu) and stuck and inside)
+    return Verdict(_holds(ok_a and ok_b), {"fig3a": fig3a, "fig3b": fig3b, "mu": float(mu)})

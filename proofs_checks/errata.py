@@ -1,0 +1,81 @@
+"""The errata register: places where a paper's literal statement is wrong.
+
+Each entry gives the statement as printed, the corrected statement, a minimal
+instance that separates them, and the check that demonstrates it numerically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Erratum", "ERRATA", "prop2_mixture_weights", "theorem2_margin"]
+
+
+@dataclass(frozen=True)
+class Erratum:
+    id: str
+    location: str
+    printed: str
+    corrected: str
+    instance: str
+    check: str  # claim id of the check that exhibits it
+
+    def as_dict(self) -> dict[str, str]:
+        return dict(self.__dict__)
+
+
+ERRATA: list[Erratum] = [
+    Erratum(
+        id="PG21.Prop2.eq61",
+        location="PG21 Sec. VIII-C, text after eq. (61)",
+        printed="The maximum rho is achieved by choosing p_1 = 1/3 and p_2 = 1/3.",
+        corrected="p_1 = 1/3 and p_2 = 2/3 (they must sum to one): 2 p_1 = rho/2 and "
+                  "p_2 = rho/2 give rho = 4/3.",
+        instance="sizes 1/2 - e, 1/2 + e equally likely, one server, maximal upper-rounded "
+                 "configurations (2, 0) and (0, 1): the LP optimum has weights (1/3, 2/3); "
+                 "with the printed (1/3, 1/3) the constraint p_1 + p_2 = 1 fails and the "
+                 "workload supported is only 2/3.",
+        check="PG21.Prop2",
+    ),
+    Erratum(
+        id="PG21.Prop2.eps",
+        location="PG21 Sec. VIII-C, first paragraph",
+        printed="We choose an epsilon in (0, 1/3) ...; the possible maximal feasible "
+                "configurations are (2, 0) and (0, 1).",
+        corrected="epsilon in (0, 1/6): for epsilon >= 1/6 three jobs of size 1/2 - epsilon "
+                  "fit in a server, (3, 0) can be feasible under upper rounding and the "
+                  "bound 4/3 fails (Prop. 2 itself stands: choose epsilon < 1/6).",
+        instance="epsilon = 1/5 (sizes 3/10, 7/10) and cuts at 1/4, 1/3, 1/2, 3/4: both "
+                 "sizes are interior, the upper-rounded sizes are 1/3 and 3/4, and the "
+                 "upper-rounded capacity is 3/2 > 4/3.",
+        check="PG21.Prop2",
+    ),
+    Erratum(
+        id="PG21.Thm2.eq15",
+        location="PG21 Sec. IV-B, eq. (15) (choice of constants in the proof of Thm. 2)",
+        printed="epsilon_1 = epsilon/3, N_2 = ceil(3 L N_1/epsilon), delta = L N_2 epsilon/3 "
+                "satisfy (1 - eps) < (1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2).",
+        corrected="With delta = L N_2 eps/3 the right side is at most (1 - eps/3)^2 - 2 eps/3 "
+                  "= 1 - 4 eps/3 + eps^2/9 < 1 - eps for every eps in (0, 1); "
+                  "delta = L N_2 eps/6 makes it at least 1 - eps + eps^2/9 > 1 - eps. "
+                  "The theorem is unaffected (any smaller delta > 0 works).",
+        instance="eps = 0.3: printed constants give 0.61 < 0.7; with delta = L N_2 eps/6 "
+                 "the right side is 0.71 > 0.7.",
+        check="PG21.Thm2.constants",
+    ),
+]
+
+
+def prop2_mixture_weights(p1: float, p2: float) -> float:
+    """Workload supported by weights (p1, p2) on configurations (2, 0) and (0, 1)
+    for demand (1/2, 1/2) (PG21 eq. (61)); -inf if the weights do not sum to one."""
+    if abs(p1 + p2 - 1) > 1e-12 or p1 < 0 or p2 < 0:
+        return float("-inf")
+    return min(2 * p1 / 0.5, p2 / 0.5)
+
+
+def theorem2_margin(eps: float, delta_divisor: float) -> float:
+    """(1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2) - (1 - eps) in the worst case
+    L N_1/N_2 = eps/3 of eq. (15), for delta = L N_2 eps / delta_divisor.
+    Positive means the sufficient condition below eq. (14) holds."""
+    return (1 - eps / 3) * (1 - eps / 3) - 2 * eps / delta_divisor - (1 - eps)

@@ -1,0 +1,135 @@
+"""The registry of checks: one registered function per claim of the papers.
+
+A check has a claim id (``PG21.Thm1``), the paper's location, the statement in
+words and its method (exact, LP, exhaustive, property test, simulation,
+counterexample). Running it returns a :class:`CheckResult` with a verdict
+(``holds``, ``violated`` or ``inconclusive``) and the evidence behind it. A check must
+be able to fail: it compares measured numbers against the paper's bound.
+"""
+
+from __future__ import annotations
+
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_check",
+           "run_check", "run_checks", "VERDICTS", "METHODS"]
+
+VERDICTS = ("holds", "violated", "inconclusive")
+METHODS = ("exact", "LP", "exhaustive", "property", "simulation", "counterexample")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a check function returns: the verdict and its evidence."""
+
+    verdict: str
+    evidence: dict[str, Any]
+
+    def __post_init__(self) -> None:
+        if self.verdict not in VERDICTS:
+            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    paper: str
+    location: str
+    statement: str
+    method: str
+    func: Callable[[bool], Verdict] = field(repr=False)
+    quick: bool = True  # part of ``verify --quick``
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    id: str
+    paper: str
+    location: str
+    statement: str
+    method: str
+    verdict: str
+    evidence: dict[str, Any]
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "paper": self.paper,
+            "location": self.location,
+            "statement": self.statement,
+            "method": self.method,
+            "verdict": self.verdict,
+            "evidence": self.evidence,
+            "seconds": round(self.seconds, 4),
+        }
+
+
+_REGISTRY: dict[str, Check] = {}
+
+
+def register(id: str, *, location: str, statement: str, method: str,
+             quick: bool = True) -> Callable[[Callable[[bool], Verdict]], Callable]:
+    """Decorator: register ``func(quick: bool) -> Verdict`` under a claim id."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}")
+    paper = id.split(".", 1)[0]
+
+    def deco(func: Callable[[bool], Verdict]) -> Callable[[bool], Verdict]:
+        if id in _REGISTRY:
+            raise ValueError(f"check {id} registered twice")
+        _REGISTRY[id] = Check(id, paper, location, statement, method, func, quick)
+        return func
+
+    return deco
+
+
+def _load() -> None:
+    # importing the modules registers their checks
+    from proofs_checks import checks  # noqa: F401
+
+
+def all_checks() -> list[Check]:
+    _load()
+    return list(_REGISTRY.values())
+
+
+def get_check(id: str) -> Check:
+    _load()
+    if id not in _REGISTRY:
+        raise KeyError(f"no check {id!r}; known: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[id]
+
+
+def run_check(check: Check, *, quick: bool = False) -> CheckResult:
+    """Run one check; an exception becomes an ``inconclusive`` verdict with the error."""
+    t0 = time.perf_counter()
+    try:
+        v = check.func(quick)
+    except Exception as exc:  # noqa: BLE001 - a crashing check must still report
+        v = Verdict("inconclusive", {"error": f"{type(exc).__name__}: {exc}",
+                                     "traceback": traceback.format_exc(limit=3)})
+    return CheckResult(check.id, check.paper, check.location, check.statement, check.method,
+                       v.verdict, v.evidence, time.perf_counter() - t0)
+
+
+def run_checks(*, paper: str | None = None, claim: str | None = None,
+               quick: bool = False) -> list[CheckResult]:
+    """Run the catalogue, filtered by paper key or claim id (``--quick``: quick checks,
+    each in its reduced form)."""
+    checks = all_checks()
+    if claim is not None:
+        checks = [c for c in checks if c.id == claim or c.id.startswith(claim + ".")]
+        if not checks:
+            raise KeyError(f"no check {claim!r}; known: {', '.join(c.id for c in all_checks())}")
+    if paper is not None:
+        checks = [c for c in checks if c.paper == paper]
+        if not checks:
+            raise KeyError(f"no checks for paper {paper!r}")
+    if quick and claim is None:
+        checks = [c for c in checks if c.quick]
+    return [run_check(c, quick=quick) for c in checks]
