@@ -66,22 +66,30 @@ class MasterLP:
         self._col_index: list[int] = []  # HiGHS index of each configuration column
         self._transfer: list[int] = []  # HiGHS indices of transfer columns
 
-    def add_transfers(self, pairs: list[tuple[int, int]]) -> None:
-        """Columns moving supply from type i to a type j that fits in its place.
+    def add_transfers(self, pairs: list[tuple[int, ...]]) -> None:
+        """Columns ``(i, j, ...)`` moving supply from type i to types j, ... that fit in
+        its place together.
 
-        These are the primal side of dual-optimal inequalities ``y_j <= y_i``
+        These are the primal side of dual-optimal inequalities ``y_i >= y_j + ...``
         (Ben Amor, Desrosiers & Valerio de Carvalho, Oper. Res. 54, 2006): valid
-        whenever s_j <= s_i, they stabilise column generation. Remove them with
+        whenever s_j + ... <= s_i, they stabilise column generation. Remove them with
         :meth:`drop_transfers` before the final iterations so the mixture is pure.
         """
         if not pairs:
             return
         m = len(pairs)
-        idx = np.array([[i, j] for i, j in pairs], dtype=np.int32).reshape(-1)
-        vals = np.tile(np.array([-1.0, 1.0]), m)
-        starts = np.arange(0, 2 * m, 2, dtype=np.int32)
-        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), 2 * m,
-                       starts, idx, vals)
+        starts, idx, vals = [], [], []
+        for p in pairs:
+            coef: dict[int, float] = {p[0]: -1.0}
+            for j in p[1:]:
+                coef[j] = coef.get(j, 0.0) + 1.0
+            starts.append(len(idx))
+            for j, v in coef.items():
+                idx.append(j)
+                vals.append(v)
+        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), len(idx),
+                       np.array(starts, dtype=np.int32), np.array(idx, dtype=np.int32),
+                       np.array(vals))
         self._transfer.extend(range(self._ncols, self._ncols + m))
         self._ncols += m
 

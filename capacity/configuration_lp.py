@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -127,6 +128,12 @@ class ConfigurationLP:
         C = np.array([[float(v) for v in c] for c in self.caps])
         return W, C, False
 
+    def exact_fits(self, c: int, k: np.ndarray) -> bool:
+        """Configuration k fits a class-c server, decided exactly."""
+        nz = np.flatnonzero(k)
+        return all(sum((int(k[j]) * self.rows[j][d] for j in nz), Fraction(0)) <= self.caps[c][d]
+                   for d in range(self.D))
+
     def fits_class(self) -> np.ndarray:
         """(C, T) bool: type j fits alone in a server of class c."""
         return np.array([[all(fits(r[d], c[d]) for d in range(self.D)) for r in self.rows]
@@ -155,8 +162,12 @@ class _Pricer:
     Several resources: branch and bound only.
     """
 
-    def __init__(self, W: np.ndarray, cap: np.ndarray, integral: bool):
+    def __init__(self, W: np.ndarray, cap: np.ndarray, integral: bool,
+                 exact_fits: Callable[[np.ndarray], bool] | None = None):
         self.W, self.cap, self.integral = W, cap, integral
+        # rational inputs too large to scale to integers: float search with tolerance,
+        # then every column is re-checked in exact arithmetic
+        self.exact_fits = exact_fits
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
         if W.shape[1] == 1:
@@ -180,6 +191,12 @@ class _Pricer:
 
     def improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
         """Columns priced above ``thr``; empty only if none exists (proven)."""
+        cols = self._improving(y, thr, max_columns)
+        if self.exact_fits is not None:
+            cols = [k for k in cols if self.exact_fits(k)]
+        return cols
+
+    def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
         if self.grid is not None:
             w, C = self.grid
             res = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
@@ -253,6 +270,25 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     return out
 
 
+def _dual_optimal_inequalities(sizes: np.ndarray) -> list[tuple[int, ...]]:
+    """Transfer columns for one resource: i -> next smaller type (y_i >= y_j), and
+    i -> (j, k) with s_j <= s_i / 2 and s_k <= s_i - s_j the largest such (y_i >= y_j + y_k).
+    """
+    asc = np.argsort(sizes, kind="stable")
+    srt = sizes[asc]
+    out: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in zip(asc[::-1], asc[::-1][1:],
+                                                                    strict=False)]
+    for i in range(len(sizes)):
+        pj = int(np.searchsorted(srt, sizes[i] / 2, side="right")) - 1
+        if pj < 0:
+            continue
+        j = int(asc[pj])
+        pk = int(np.searchsorted(srt, sizes[i] - sizes[j], side="right")) - 1
+        if pk >= 0:
+            out.append((i, j, int(asc[pk])))
+    return out
+
+
 def solve_configuration_lp(
     lp: ConfigurationLP,
     *,
@@ -289,18 +325,23 @@ def solve_configuration_lp(
         sol = master.solve()
         iterations = 1
     else:
-        for c, K in enumerate(_initial_columns(lp, W, C)):
-            master.add_columns(c, K)
-        for c, K in enumerate(_first_fit_decreasing_columns(lp, W, C)):
+        exact_fits = None if integral or not lp.exact else lp.exact_fits
+        starts = [np.vstack([a, b]) for a, b in zip(_initial_columns(lp, W, C),
+                                                   _first_fit_decreasing_columns(lp, W, C),
+                                                   strict=True)]
+        for c, K in enumerate(starts):
+            if exact_fits is not None:
+                K = np.array([k for k in K if exact_fits(c, k)], dtype=np.int64).reshape(
+                    -1, lp.T)
             master.add_columns(c, K)
         stabilising = lp.D == 1
         if stabilising:
-            order = np.argsort(-W[:, 0], kind="stable")
-            master.add_transfers([(int(a), int(b)) for a, b in zip(order, order[1:],
-                                                                   strict=False)])
+            master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
         seen = {(c, k.tobytes()) for c, k in master.columns}
-        pricers = [_Pricer(W, C[c], integral) for c in range(len(lp.caps))]
+        pricers = [_Pricer(W, C[c], integral,
+                           None if exact_fits is None else partial(exact_fits, c))
+                   for c in range(len(lp.caps))]
         max_cols = int(min(100, max(20, lp.T // 4)))
         while True:
             iterations += 1

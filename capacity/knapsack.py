@@ -199,7 +199,8 @@ def knapsack_bb(
         delta = 1e-12 * max(1.0, abs(best0))
     idx, vs, Ws, ratio = _prepare(v, W, cap)
     if idx.size == 0:
-        return KnapsackResult(float(best0), np.zeros(T, dtype=np.int64), True, 0, [])
+        empty = int(best0) if exact else float(best0)
+        return KnapsackResult(empty, np.zeros(T, dtype=np.int64), True, 0, [])  # type: ignore[arg-type]
     best, bestk, nodes, finished, found, keep, nkeep = _bb_kernel(
         vs, Ws, cap, ratio, best0, delta, node_limit, max_keep
     )
