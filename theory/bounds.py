@@ -5,7 +5,9 @@ These are formulas, not solvers: the LPs that compute rho* live in :mod:`capacit
 
 from __future__ import annotations
 
+import decimal
 import math
+from decimal import Decimal
 from fractions import Fraction
 
 from theory.distributions import SizeDistribution
@@ -27,9 +29,26 @@ __all__ = [
 
 
 def _check_servers(L: int) -> int:
-    if not isinstance(L, int) or L < 1:
+    # bool is a subclass of int: True would silently count as one server
+    if isinstance(L, bool) or not isinstance(L, int) or L < 1:
         raise ValueError(f"number of servers must be a positive integer, got {L!r}")
     return L
+
+
+def _check_m(m: int) -> int:
+    """m = 2^(n+1), the number of cells of the quantile partition X^(n) (PG21 Sec. VIII-A)."""
+    if isinstance(m, bool) or not isinstance(m, int) or m < 1:
+        raise ValueError(f"m (= 2^(n+1), the number of cells) must be a positive integer, "
+                         f"got {m!r}")
+    return m
+
+
+def _workload(rho: object, name: str) -> Number:
+    """A workload rho >= 0 (the papers' rho = lambda / mu, PG21 Sec. II)."""
+    r = to_number(rho, name=name)
+    if r < 0:
+        raise ValueError(f"{name} must be a non-negative workload, got {r}")
+    return r
 
 
 def _mean(dist_or_mean: SizeDistribution | object) -> Number:
@@ -83,22 +102,181 @@ def choose_J(dist: SizeDistribution, eps: object) -> int:
 def universal_scheduled_size(x: object, J: int) -> Number:
     """Size VQS uses for a job of size x: sizes in (0, 1/2^J] are rounded up to 1/2^J.
 
-    PG21 Sec. V-A (last paragraph before V-B).
+    PG21 Sec. V-A (last paragraph before V-B). ``J`` is validated as for the universal
+    partition (an integer J > 1, eq. (18)) and ``x`` must be a positive size.
     """
+    if isinstance(J, bool) or not isinstance(J, int) or J < 2:
+        raise ValueError(f"the universal partition needs an integer J > 1 (eq. 18), got {J!r}")
     v = to_number(x, name="size")
+    if not v > 0:
+        raise ValueError(f"job sizes must be positive, got {v}")
     t = Fraction(1, 2**J)
     return t if v <= t else v
 
 
-def lemma1_N1(eps1: float, L: int, mu: float, K_max: int) -> int:
-    """Smallest integer N_1 with N_1 > log(eps1/L) / log(1 - mu^K_max) (PG21 eq. (10))."""
+#: :func:`lemma1_N1` raises ``ValueError`` rather than compute an N_1 with more decimal
+#: digits than this (Python's default limit for converting an int to text).
+LEMMA1_MAX_DIGITS = 4300
+
+
+def _wide_context(prec: int) -> decimal.Context:
+    """A decimal context with ``prec`` digits and the widest exponent range (mu^K may lie
+    far below the float range); overflow and underflow raise instead of rounding."""
+    return decimal.Context(prec=prec, Emin=decimal.MIN_EMIN, Emax=decimal.MAX_EMAX,
+                           traps=[decimal.InvalidOperation, decimal.DivisionByZero,
+                                  decimal.Overflow, decimal.Underflow])
+
+
+def _log1m_series(z: Decimal) -> Decimal:
+    """-ln(1 - z) = z + z^2/2 + z^3/3 + ... for 0 <= z <= 1/16, in the current context.
+
+    The terms are positive and shrink at least 16-fold, so the sum keeps full relative
+    precision even when z is far below the context precision (no cancellation in 1 - z).
+    """
+    total = term = z
+    tiny = z.scaleb(-(decimal.getcontext().prec + 2))
+    k = 1
+    while True:
+        k += 1
+        term *= z
+        add = term / k
+        if add <= tiny:
+            return total
+        total += add
+
+
+def _neg_log1m(z: Fraction) -> Decimal:
+    """-ln(1 - z) for a rational 0 < z < 1, to the relative precision of the context."""
+    if z <= Fraction(1, 16):
+        return _log1m_series(Decimal(z.numerator) / Decimal(z.denominator))
+    y = 1 - z  # y < 15/16, so |ln y| > 0.06: ln(y) directly has full relative precision
+    return -(Decimal(y.numerator) / Decimal(y.denominator)).ln()
+
+
+def _one_minus_exp_neg(s: Decimal) -> Decimal:
+    """1 - e^(-s) for s > 0, in the current context (a series for small s: no cancellation)."""
+    if s >= Decimal("0.0625"):
+        return 1 - (-s).exp()
+    total = term = s
+    tiny = s.scaleb(-(decimal.getcontext().prec + 2))
+    k = 1
+    while abs(term) > tiny:
+        k += 1
+        term = -term * s / k
+        total += term
+    return total
+
+
+class _Eq10:
+    """The two sides of PG21 eq. (10) as c = -ln(1 - mu^K) > 0 and d = -ln(eps1/L) > 0.
+
+    N > log(eps1/L) / log(1 - mu^K) = d / c  <=>  N c > d  <=>  (1 - mu^K)^N < eps1/L
+    (both logs are negative, so dividing by log(1 - mu^K) flips the inequality).
+    """
+
+    def __init__(self, t: Fraction, mu: Fraction, K: int):
+        self.t, self.mu, self.K = t, mu, K  # 0 < t < 1, 0 < mu < 1, K >= 1
+        self._cache: dict[int, tuple[Decimal, Decimal]] = {}
+
+    def logs(self, digits: int) -> tuple[Decimal, Decimal]:
+        """(c, d) with relative error far below 10^-digits.
+
+        c = -ln(1 - e^-s) is computed from s = -K ln(mu) = -ln(mu^K), never from a float
+        mu^K: by the log series when mu^K = e^-s <= e^-3, else as the log of 1 - e^-s
+        (a series itself for small s). The relative error of s is amplified by s in e^-s,
+        hence the extra guard digits.
+        """
+        digits = -(-digits // 32) * 32  # share cached values between nearby precisions
+        if digits not in self._cache:
+            guard = 15 + max(0, math.ceil(math.log10(max(1.0, self._s_float()))))
+            with decimal.localcontext(_wide_context(digits + guard)):
+                s = self.K * _neg_log1m(1 - self.mu)
+                if s >= 3:  # mu^K <= e^-3 < 1/16
+                    c = _log1m_series((-s).exp())
+                else:  # 1 - mu^K = 1 - e^-s < 0.951, so |ln(1 - mu^K)| > 0.05
+                    c = -_one_minus_exp_neg(s).ln()
+                d = _neg_log1m(1 - self.t)
+            self._cache[digits] = (c, d)
+        return self._cache[digits]
+
+    def _s_float(self) -> float:
+        """s = -ln(mu^K) in floats (for magnitudes only; mu^K itself may underflow)."""
+        return self.K * (math.log(self.mu.denominator) - math.log(self.mu.numerator))
+
+    def log10_bound(self) -> float:
+        """log10(d / c) to within a small absolute error, without over- or underflow."""
+        ln_x = -self._s_float()
+        with decimal.localcontext(_wide_context(30)):
+            log10_d = float(_neg_log1m(1 - self.t).log10())
+        if ln_x < -10:  # c = x (1 + x/2 + ...) with x = mu^K < 5e-5
+            log10_c = ln_x / math.log(10)
+        else:
+            with decimal.localcontext(_wide_context(30)):
+                log10_c = float(self.logs(20)[0].log10())
+        return log10_d - log10_c
+
+    def holds(self, N: int) -> bool:
+        """Decide eq. (10) for N exactly: (1 - mu^K)^N < t."""
+        dm, dt = self.mu.denominator, self.t.denominator
+        # 1 - mu^K has denominator dm^K in lowest terms, so (1 - mu^K)^N = t needs
+        # den(t) = dm^(K N), impossible once K N (bits(dm) - 1) > bits(den t). Whenever
+        # equality is possible (or the powers are small anyway) compare exact rationals.
+        if self.K * N * dm.bit_length() <= max(20_000, 2 * dt.bit_length()):
+            return (1 - self.mu**self.K) ** N < self.t
+        # Otherwise N c != d: refine the precision until the sign of N c - d is certain.
+        digits = len(str(N)) + 20
+        while True:
+            c, d = self.logs(digits)
+            with decimal.localcontext(_wide_context(digits + len(str(N)) + 20)):
+                lhs = N * c
+                tol = (lhs + d).scaleb(-digits)
+                if lhs - d > tol:
+                    return True
+                if d - lhs > tol:
+                    return False
+            if digits > 8 * LEMMA1_MAX_DIGITS:
+                raise ValueError("eq. (10) could not be decided numerically")
+            digits *= 2
+
+
+def lemma1_N1(eps1: object, L: int, mu: object, K_max: int) -> int:
+    """Smallest integer N_1 with N_1 > log(eps1/L) / log(1 - mu^K_max) (PG21 eq. (10)).
+
+    The inequality is strict and decided exactly through its equivalent
+    ``(1 - mu^K_max)^N_1 < eps1/L``: with exact rationals (floats are read as the binary
+    rationals they denote) wherever the bound can be an integer, and otherwise with
+    high-precision logarithms refined until the sign is certain. An estimate of the
+    bound is corrected by +-1 until N_1 is minimal, so an integer bound n gives n + 1.
+
+    Tiny ``mu**K_max`` (even below the float range) is handled: N_1 is then the exact,
+    huge integer (about log(L/eps1) / mu^K_max). If N_1 would have more than
+    :data:`LEMMA1_MAX_DIGITS` decimal digits, ``ValueError`` is raised instead.
+    """
     _check_servers(L)
-    if not (0 < eps1 < 1 and 0 < mu <= 1 and K_max >= 1):
+    if isinstance(K_max, bool) or not isinstance(K_max, int):
+        raise ValueError(f"K_max must be a positive integer, got {K_max!r}")
+    e = to_number(eps1, name="eps1")
+    m = to_number(mu, name="mu")
+    if not (0 < e < 1 and 0 < m <= 1 and K_max >= 1):
         raise ValueError("need 0 < eps1 < 1, 0 < mu <= 1, K_max >= 1")
-    if mu == 1:
-        return 1
-    bound = math.log(eps1 / L) / math.log1p(-(mu**K_max))
-    return math.floor(bound) + 1
+    if m == 1:
+        return 1  # 1 - mu^K = 0 < eps1/L: every job leaves within one slot
+    eq10 = _Eq10(Fraction(e) / L, Fraction(m), K_max)
+    log10_bound = eq10.log10_bound()
+    if log10_bound >= LEMMA1_MAX_DIGITS:
+        raise ValueError(f"N_1 of eq. (10) is about 10^{log10_bound:.6g}, more than "
+                         f"{LEMMA1_MAX_DIGITS} digits: mu^K_max (about 10^"
+                         f"{-eq10._s_float() / math.log(10):.6g}) is too small")
+    digits = max(1, math.floor(log10_bound) + 2)
+    c, d = eq10.logs(digits + 20)
+    with decimal.localcontext(_wide_context(digits + 40)):
+        estimate = int((d / c).to_integral_value(rounding=decimal.ROUND_FLOOR))
+    N1 = max(1, estimate + 1)
+    while not eq10.holds(N1):
+        N1 += 1
+    while N1 > 1 and eq10.holds(N1 - 1):
+        N1 -= 1
+    return N1
 
 
 def theorem2_constants(eps: float, L: int, mu: float, u: float) -> dict[str, float]:
@@ -119,9 +297,11 @@ def lower_from_upper_quantile(rho_upper: object, L: int, m: int) -> Number:
     """PG21 eq. (40): lower-rounded rho* of X^(n) from the upper-rounded one, m = 2^(n+1).
 
     Valid for a continuous F_R and the paper's X^(n) (outer cut points 0 and 1).
+    ``m`` must be a positive integer and ``rho_upper`` a non-negative workload below L m.
     """
-    r = to_number(rho_upper, name="rho_upper")
+    r = _workload(rho_upper, "rho_upper")
     _check_servers(L)
+    _check_m(m)
     denom = 1 - r / (L * m)
     if not denom > 0:
         raise ValueError("rho_upper must be below L * m")
@@ -129,9 +309,13 @@ def lower_from_upper_quantile(rho_upper: object, L: int, m: int) -> Number:
 
 
 def quantile_bracket_gap(rho_lower: object, L: int, m: int) -> Number:
-    """PG21 eq. (41): lower-rounded minus upper-rounded rho* = rho_low^2 / (L m + rho_low)."""
-    r = to_number(rho_lower, name="rho_lower")
+    """PG21 eq. (41): lower-rounded minus upper-rounded rho* = rho_low^2 / (L m + rho_low).
+
+    ``m = 2^(n+1)`` must be a positive integer and ``rho_lower`` a non-negative workload.
+    """
+    r = _workload(rho_lower, "rho_lower")
     _check_servers(L)
+    _check_m(m)
     return r * r / (L * m + r)
 
 

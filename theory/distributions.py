@@ -15,6 +15,7 @@ rational answers (``fractions.Fraction``) wherever the maths allows.
 
 from __future__ import annotations
 
+import bisect
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -148,11 +149,11 @@ class Discrete(SizeDistribution):
     def __init__(self, sizes: Sequence[object], probs: Sequence[object] | None = None):
         if len(sizes) == 0:
             raise ValueError("a discrete distribution needs at least one size")
-        vec = [np.ndim(s) > 0 or isinstance(s, list | tuple) for s in sizes]
-        if any(vec) and not all(vec):
+        vectors = [_vector_entries(s) for s in sizes]
+        if any(v is not None for v in vectors) and not all(v is not None for v in vectors):
             raise ValueError("sizes must be all scalars or all vectors")
-        if all(vec):
-            rows = [to_numbers(s, name="size") for s in sizes]
+        if all(v is not None for v in vectors):
+            rows = [to_numbers(v, name="size") for v in vectors if v is not None]
             dims = {len(r) for r in rows}
             if len(dims) != 1 or 0 in dims:
                 raise ValueError("vector sizes must all have the same positive length")
@@ -197,15 +198,12 @@ class Discrete(SizeDistribution):
 
     @classmethod
     def from_counts(cls, sizes: Sequence[object], counts: Sequence[object]) -> Discrete:
-        """Types with integer multiplicities (``--counts``): P_j = n_j / sum n."""
-        cs = []
-        for c in counts:
-            if isinstance(c, float) and not c.is_integer():
-                raise ValueError(f"counts must be integers, got {c}")
-            ci = int(Fraction(str(c))) if isinstance(c, str) else int(c)
-            if ci < 0:
-                raise ValueError(f"counts must be non-negative, got {c}")
-            cs.append(ci)
+        """Types with integer multiplicities (``--counts``): P_j = n_j / sum n.
+
+        Counts must be non-negative integers (ints, integer-valued floats, strings or
+        Fractions); non-integer counts and bools raise ``ValueError``.
+        """
+        cs = [_count(c) for c in counts]
         n = sum(cs)
         if n == 0:
             raise ValueError("counts sum to zero")
@@ -280,6 +278,35 @@ class Discrete(SizeDistribution):
         idx = rng.choice(len(p), size=n, p=p / p.sum())
         table = np.array([[float(v) for v in k] for k in self._keys])
         return table[idx, 0] if self.dim == 1 else table[idx]
+
+
+def _vector_entries(s: object) -> Sequence[object] | None:
+    """The entries of a vector size (list, tuple or array of dimension >= 1), else None."""
+    if isinstance(s, np.ndarray):
+        return list(s) if s.ndim > 0 else None
+    if isinstance(s, list | tuple):
+        return s
+    return None
+
+
+def _count(c: object) -> int:
+    """One multiplicity for :meth:`Discrete.from_counts`: a non-negative integer.
+
+    Integer-valued floats (``2.0``), strings (``"6"``) and Fractions are accepted; anything
+    with a fractional part (``2.5``, ``"2.5"``, ``Fraction(5, 2)``), NaN/inf and bools are
+    rejected rather than truncated.
+    """
+    if isinstance(c, bool | np.bool_):
+        raise ValueError(f"counts must be integers, got the bool {c!r}")
+    if isinstance(c, float | np.floating) and not float(c).is_integer():
+        raise ValueError(f"counts must be integers, got {c!r}")
+    v = to_number(c, name="count")  # floats reaching here are integer-valued
+    if isinstance(v, Fraction) and v.denominator != 1:
+        raise ValueError(f"counts must be integers, got {c!r}")
+    ci = int(v)
+    if ci < 0:
+        raise ValueError(f"counts must be non-negative, got {c!r}")
+    return ci
 
 
 def empirical(samples: Sequence[object] | np.ndarray) -> Discrete:
@@ -472,6 +499,37 @@ class Mixture(SizeDistribution):
     def cdf_left(self, x: Number) -> Number:
         return self._mix([c.cdf_left(x) for c in self.components])
 
+    def quantile(self, u: Number) -> Number:
+        """Generalised inverse ``inf{x : F(x) >= u}``, exact for exact piecewise-linear mixtures.
+
+        When every component is exact and is a :class:`Discrete`, a :class:`Uniform` or
+        such a mixture itself (and the weights are Fractions), F is a step-plus-linear
+        function: between consecutive breakpoints (atoms and uniform ends) it is linear,
+        with jumps only at atoms. The quantile is then found exactly: locate the first
+        breakpoint ``b`` with ``F(b) >= u``; if ``F(b-) < u`` the inverse is the atom ``b``,
+        otherwise F crosses ``u`` on the linear piece before ``b`` and the crossing point
+        is solved for in rationals. ``u`` given as a float is read as the exact binary
+        rational it denotes. Other mixtures use the generic bisection.
+        """
+        pts = _linear_breakpoints(self) if self.exact else None
+        if pts is None:
+            return super().quantile(u)
+        uq = _check_unit(u)
+        uf = uq if isinstance(uq, Fraction) else Fraction(uq)
+        if uf <= 0:
+            return self.support()[0]
+        # first breakpoint with F(b) >= u (F(max breakpoint) = 1 >= u, so one exists)
+        i = bisect.bisect_left(pts, True, key=lambda b: self.cdf(b) >= uf)
+        b = pts[i]
+        left = self.cdf_left(b)
+        if i == 0 or left < uf:
+            # an atom at b (or b is the lowest breakpoint, below which F = 0 < u)
+            return b
+        # F is linear on (a, b) from F(a) < u up to F(b-) >= u: solve F(x) = u there
+        a = pts[i - 1]
+        fa = self.cdf(a)
+        return a + (uf - fa) * (b - a) / (left - fa)
+
     def support(self) -> tuple[Number, Number]:
         parts = [c.support() for c, w in zip(self.components, self.weights, strict=True) if w > 0]
         return min(p[0] for p in parts), max(p[1] for p in parts)
@@ -493,6 +551,30 @@ class Mixture(SizeDistribution):
             if m.any():
                 out[m] = c.sample(int(m.sum()), rng)
         return out
+
+
+def _linear_breakpoints(dist: SizeDistribution) -> list[Fraction] | None:
+    """Sorted points between which the cdf of ``dist`` is linear, or None if it is not.
+
+    Defined for exact :class:`Discrete` (scalar), exact :class:`Uniform` and mixtures of
+    those: the breakpoints are the atoms and the ends of the uniform pieces. The lowest
+    breakpoint is at most the lower end of the support (F vanishes below it).
+    """
+    pts: set[Fraction] = set()
+    if isinstance(dist, Discrete) and dist.dim == 1 and dist.exact:
+        pts.update(x for x, _p in dist.atoms() if isinstance(x, Fraction))
+    elif isinstance(dist, Uniform) and isinstance(dist.a, Fraction) and isinstance(dist.b,
+                                                                                   Fraction):
+        pts.update([dist.a, dist.b])
+    elif isinstance(dist, Mixture) and dist.exact:
+        for c in dist.components:
+            sub = _linear_breakpoints(c)
+            if sub is None:
+                return None
+            pts.update(sub)
+    else:
+        return None
+    return sorted(pts)
 
 
 def from_spec(spec: str) -> SizeDistribution:

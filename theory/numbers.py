@@ -46,7 +46,9 @@ def to_number(x: object, *, name: str = "value") -> Number:
     if isinstance(x, int | np.integer):
         return Fraction(int(x))
     if isinstance(x, Rational):
-        return Fraction(x.numerator, x.denominator)
+        # numerator/denominator of a foreign Rational (e.g. gmpy2.mpq) may be
+        # integer-like objects rather than ints: normalise them to int
+        return Fraction(int(x.numerator), int(x.denominator))
     if isinstance(x, str):
         s = x.strip()
         try:

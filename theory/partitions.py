@@ -61,7 +61,9 @@ class Cell:
     def __str__(self) -> str:
         if self.lo == self.hi:
             return f"{{{self.lo}}}"
-        return f"{'[' if self.lo_closed else '('}{self.lo}, {self.hi}{']' if self.hi_closed else ')'}"
+        left = "[" if self.lo_closed else "("
+        right = "]" if self.hi_closed else ")"
+        return f"{left}{self.lo}, {self.hi}{right}"
 
 
 class Partition:

@@ -78,11 +78,6 @@ def test_lemma_2_and_thm_2_validation(L, mean, pattern):
             f(L, mean)
 
 
-@pytest.mark.xfail(
-    reason="BUG: bounds._check_servers uses isinstance(L, int), which accepts bools: "
-    "mean_size_bound(True, 1/2) returns 2 instead of raising (theory.numbers rejects bools)",
-    strict=True,
-)
 def test_number_of_servers_rejects_bool():
     with pytest.raises(ValueError, match="positive integer"):
         mean_size_bound(True, F(1, 2))
@@ -123,7 +118,7 @@ def test_lemma1_N1_examples(eps1, L, mu, K, expected):
 )
 def test_lemma1_N1_satisfies_eq_10_strictly_and_is_minimal(eps1, L, mu, K):
     bound = math.log(eps1 / L) / math.log1p(-(mu**K)) if mu < 1 else 0.0
-    # away from integer bounds (for those see the xfail below)
+    # away from integer bounds (for those see the next test)
     assume(abs(bound - round(bound)) > 1e-6)
     N1 = lemma1_N1(eps1, L, mu, K)
     assert isinstance(N1, int) and N1 >= 1
@@ -131,13 +126,6 @@ def test_lemma1_N1_satisfies_eq_10_strictly_and_is_minimal(eps1, L, mu, K):
     assert N1 == 1 or not satisfies_eq_10(N1 - 1, eps1, L, mu, K)
 
 
-@pytest.mark.xfail(
-    reason="BUG: lemma1_N1 (theory/bounds.py, `math.floor(bound) + 1` on a float bound) "
-    "is not strict when log(eps1/L)/log(1-mu^K) is an integer: eps1 = 0.625**3 = 125/512 "
-    "(exact), L=1, mu=0.375, K=1 gives bound exactly 3, float 2.9999999999999996, so it "
-    "returns 3; eq. (10) needs N1 > 3, i.e. 4",
-    strict=True,
-)
 @pytest.mark.parametrize("n", [3, 5, 6])
 def test_lemma1_N1_is_strict_when_the_bound_is_an_integer(n):
     eps1 = 0.625**n  # exactly (5/8)^n
@@ -147,12 +135,6 @@ def test_lemma1_N1_is_strict_when_the_bound_is_an_integer(n):
     assert N1 == n + 1
 
 
-@pytest.mark.xfail(
-    reason="BUG: lemma1_N1 crashes for tiny mu**K_max: (0.1, 1, 0.01, 200) raises "
-    "ZeroDivisionError (mu**K underflows to 0, log1p(-0.0) = -0.0) and (0.1, 1, 0.01, 155) "
-    "raises OverflowError (bound = inf); expected the (huge) integer or a clear ValueError",
-    strict=True,
-)
 @pytest.mark.parametrize("K", [155, 200])
 def test_lemma1_N1_tiny_mu_power(K):
     try:
@@ -304,23 +286,12 @@ def test_universal_scheduled_size(J):
     assert sizes[-1] >= t and is_feasible(row, sizes)
 
 
-@pytest.mark.xfail(
-    reason="BUG: universal_scheduled_size (theory/bounds.py) does not validate J like "
-    "universal_partition/reduced_configurations do: J=0 silently rounds every size up to 1, "
-    "J=1 is accepted, J=-1 / 2.5 / '3' raise TypeError instead of ValueError",
-    strict=True,
-)
 @pytest.mark.parametrize("J", [0, 1, -1, 2.5, "3"])
 def test_universal_scheduled_size_rejects_invalid_J(J):
     with pytest.raises(ValueError, match="J"):
         universal_scheduled_size("0.3", J)
 
 
-@pytest.mark.xfail(
-    reason="BUG: universal_scheduled_size (theory/bounds.py) accepts sizes <= 0 and "
-    "returns 1/2^J for them (e.g. x=0 or x=-0.5 with J=3 gives 1/8); sizes lie in (0, 1]",
-    strict=True,
-)
 @pytest.mark.parametrize("x", [0, "-0.5", -1e-9])
 def test_universal_scheduled_size_rejects_non_positive_sizes(x):
     with pytest.raises(ValueError):
@@ -390,12 +361,6 @@ def test_bracket_validation(f, args, pattern):
         f(*args)
 
 
-@pytest.mark.xfail(
-    reason="BUG: lower_from_upper_quantile / quantile_bracket_gap (theory/bounds.py) do not "
-    "validate m = 2^(n+1): m=0 gives ZeroDivisionError in (40) and a silent "
-    "gap = rho_low in (41); m<0 gives ZeroDivisionError or a meaningless value",
-    strict=True,
-)
 @pytest.mark.parametrize("f", [lower_from_upper_quantile, quantile_bracket_gap])
 @pytest.mark.parametrize("m", [0, -1, -4])
 def test_bracket_rejects_non_positive_m(f, m):
@@ -403,12 +368,6 @@ def test_bracket_rejects_non_positive_m(f, m):
         f(1, 1, m)
 
 
-@pytest.mark.xfail(
-    reason="BUG: lower_from_upper_quantile / quantile_bracket_gap (theory/bounds.py) accept "
-    "negative workloads: (40) returns -2/3 for rho_up=-1 (L=1, m=2), (41) returns a positive "
-    "gap 1 for rho_low=-1 and raises ZeroDivisionError for rho_low=-L*m",
-    strict=True,
-)
 @pytest.mark.parametrize("f, args", [(lower_from_upper_quantile, (-1, 1, 2)),
                                      (quantile_bracket_gap, (-1, 1, 2)),
                                      (quantile_bracket_gap, (-2, 1, 2))])

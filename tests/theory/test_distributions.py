@@ -177,12 +177,6 @@ def test_discrete_from_counts_validation(counts, pattern):
         Discrete.from_counts(["0.4", "0.6"], counts)
 
 
-@pytest.mark.xfail(
-    reason="BUG: Discrete.from_counts (theory/distributions.py, `ci = int(Fraction(str(c))) "
-    "if isinstance(c, str) else int(c)`) truncates non-integer counts given as str, "
-    "Fraction or bool instead of raising (only non-integer floats are checked)",
-    strict=True,
-)
 @pytest.mark.parametrize("bad", ["2.5", F(5, 2), True], ids=["str", "Fraction", "bool"])
 def test_discrete_from_counts_rejects_non_integer_counts(bad):
     with pytest.raises(ValueError, match="integer"):
@@ -515,14 +509,6 @@ def test_mixture_quantile_at_atoms_is_exact():
     assert m.quantile(F(1, 8)) == pytest.approx(0.15, abs=1e-14)
 
 
-@pytest.mark.xfail(
-    reason="BUG: Mixture (theory/distributions.py) does not override quantile; the generic "
-    "SizeDistribution.quantile bisects in floats, so an exact mixture returns floats "
-    "(e.g. 0.15000000000000036 for u=1/8) instead of Fractions, breaking the module's "
-    "'rational parameters give rational answers' contract and the exactness of "
-    "quantile_partition for exact mixtures",
-    strict=True,
-)
 def test_mixture_quantile_is_exact_for_exact_mixture():
     m = make_mixture()
     q = m.quantile(F(1, 8))

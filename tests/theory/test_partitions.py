@@ -403,12 +403,6 @@ def test_quantile_partitions_refine_exhaustive(d, n, tight):
     assert quantile_partition(d, n + 1, tight=tight).refines(quantile_partition(d, n, tight=tight))
 
 
-@pytest.mark.xfail(
-    reason="BUG (same root cause as the Mixture.quantile xfail in test_distributions): "
-    "quantile_partition of an exact Mixture gets float cut points from the generic "
-    "bisection quantile, so its cells are not exactly 1/2^(n+1)",
-    strict=True,
-)
 def test_quantile_partition_of_exact_mixture_is_exact():
     # this mixture is Uniform(0, 1) with a kink at 1/3: the median is exactly 1/3
     m = Mixture([Uniform(0, "1/3"), Uniform("1/3", 1)], ["1/2", "1/2"])
