@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.distributions import SizeDistribution
-from theory.numbers import Number
+from theory.numbers import Number, positive_int
 from theory.partitions import Partition, quantile_partition, type_probabilities
 
 __all__ = ["Bracket", "rounded_rho_star", "partition_bracket", "quantile_brackets"]
@@ -78,8 +78,7 @@ def rounded_rho_star(
     """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4)."""
     if rounding not in ("up", "down"):
         raise ValueError("rounding must be 'up' or 'down'")
-    if not isinstance(servers, int) or servers < 1:
-        raise ValueError(f"servers must be a positive integer, got {servers!r}")
+    positive_int(servers, name="servers")
     probs = type_probabilities(dist, partition)
     sizes = partition.upper_sizes if rounding == "up" else partition.lower_sizes
     merged: dict[Number, Number] = {}

@@ -24,20 +24,22 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from capacity.knapsack import knapsack_bb, knapsack_dp
+from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_exact
 from capacity.result import MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
 
 if TYPE_CHECKING:
     from capacity.configuration_lp import ConfigurationLP
 
-__all__ = ["Certificate", "certify", "CERT_RTOL"]
+__all__ = ["Certificate", "certify", "exact_optimum", "CERT_RTOL"]
 
 #: Relative width below which a certified interval [lower, upper] counts as a proof
 #: of the optimum.
 CERT_RTOL = 1e-7
 #: Slack added to the float knapsack maximum before it is proven as a price bound.
 _BETA_SLACK = 1e-11
+#: Most types for which huge-denominator rationals are checked by exact rational search.
+_RATIONAL_SEARCH_MAX_TYPES = 20
 #: Largest T * capacity for which the dual check uses the exact dynamic program.
 _DP_WORK = 500_000_000
 
@@ -65,6 +67,8 @@ def _primal_lower(lp: ConfigurationLP, mixture: list[MixtureTerm], exact: bool,
             Wi, Ci = ints
             ok = all(sum(int(k[j]) * int(Wi[j, d]) for j in np.flatnonzero(k)) <= int(Ci[c, d])
                      for d in range(lp.D))
+        elif exact:
+            ok = lp.exact_fits(c, k)
         else:
             load = k.astype(float) @ W
             cap = np.array([float(v) for v in lp.caps[c]])
@@ -75,7 +79,7 @@ def _primal_lower(lp: ConfigurationLP, mixture: list[MixtureTerm], exact: bool,
     wsum: list[Number] = [zero] * len(lp.caps)
     weights: list[Number] = []
     for term in mixture:
-        w: Number = Fraction(term.weight) if exact else float(term.weight)
+        w: Number = Fraction(term.weight) if exact else float(term.weight)  # exact if given
         weights.append(w)
         wsum[term.server_class] += w
     supply: list[Number] = [zero] * lp.T
@@ -115,8 +119,8 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
     """Check a primal mixture and dual prices; return the interval they prove."""
     exact = lp.exact and all(isinstance(v, Fraction) for v in lp.demand)
     ints = lp.integer_scaling() if exact else None
-    if exact and ints is None:
-        exact = False
+    if exact and ints is None and lp.T > _RATIONAL_SEARCH_MAX_TYPES:
+        exact = False  # denominators too large for integers, too many types for Fractions
     msgs = []
     lower, pmsg = _primal_lower(lp, mixture, exact, ints)
     if lower is None:
@@ -124,6 +128,8 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
         lower = Fraction(0) if exact else 0.0
 
     y = np.maximum(np.asarray(y, dtype=float), 0.0)
+    if y.max(initial=0.0) > 0:
+        y = y / y.max()  # the bound is invariant under scaling; avoid tiny numbers
     Wf = np.array([[float(v) for v in r] for r in lp.rows])
     # the largest price of a configuration is attained by the mixture's columns at an
     # optimum: search only for configurations above that (with a small slack)
@@ -137,10 +143,21 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
             dual_ok = False
             msgs.append(f"dual check incomplete for class {c} (search budget)")
             b = expect[c]
-        betas_f.append(max(b, expect[c] * (1 + _BETA_SLACK), 1e-300))
+        betas_f.append(max(b, expect[c] * (1 + _BETA_SLACK)))
     upper: Number
-    if exact and ints is not None and dual_ok:
-        E = 60 - math.ceil(math.log2(max(betas_f)))
+    if exact and ints is None:
+        # huge denominators: exact search in rational arithmetic on the prices as given
+        ye = [Fraction(float(v)) for v in y]
+        betas = []
+        for c in range(len(lp.caps)):
+            b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
+            betas.append(b_exact)  # type: ignore[arg-type]
+        dual_ok = True
+        msgs = [m for m in msgs if not m.startswith("dual check incomplete")]
+        yd = sum((ye[j] * lp.demand[j] for j in range(lp.T) if lp.demand[j] > 0), Fraction(0))
+        y_report = y
+    elif exact and ints is not None and dual_ok:
+        E = 60 - math.ceil(math.log2(max(max(betas_f), 1e-12)))
         V = np.floor(np.ldexp(y, E)).astype(np.int64)
         betas: list[Number] = []
         for c in range(len(lp.caps)):
@@ -175,3 +192,33 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
     elif not msgs:
         msgs.append(f"bounds differ by more than {CERT_RTOL:g} relative")
     return Certificate(lower, upper, exact, ok, "; ".join(msgs), dual, bound)
+
+
+def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray,
+                  max_types: int = 12,
+                  max_denominator: int = 10**9) -> Fraction | None:
+    """The LP optimum as an exact rational, when rational reconstruction proves it.
+
+    The float weights and prices are snapped to nearby rationals
+    (``Fraction.limit_denominator``) and both bounds are recomputed exactly; if they
+    coincide, that common value is the optimum (weak duality). Only for rational inputs
+    with at most ``max_types`` types; returns None otherwise.
+    """
+    if not (lp.exact and all(isinstance(v, Fraction) for v in lp.demand)) or lp.T > max_types:
+        return None
+    snapped = [MixtureTerm(t.server_class, t.config,
+                           Fraction(t.weight).limit_denominator(max_denominator))
+               for t in mixture]
+    lower, _msg = _primal_lower(lp, snapped, True, lp.integer_scaling())  # type: ignore[arg-type]
+    if lower is None:
+        return None
+    ye = [Fraction(float(v)).limit_denominator(max_denominator) for v in np.maximum(y, 0)]
+    yd = sum((ye[j] * lp.demand[j] for j in range(lp.T)), Fraction(0))
+    if yd <= 0:
+        return None
+    total = Fraction(0)
+    for c in range(len(lp.caps)):
+        b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
+        total += lp.counts[c] * b  # type: ignore[operator]
+    upper = total / yd
+    return lower if lower == upper else None

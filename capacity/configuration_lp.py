@@ -23,11 +23,11 @@ from fractions import Fraction
 import numpy as np
 
 from capacity._lp_highs import MasterLP
-from capacity.certificate import certify
-from capacity.knapsack import knapsack_bb, knapsack_dp
+from capacity.certificate import certify, exact_optimum
+from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_exact
 from capacity.result import CapacityResult, MixtureTerm
 from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
-from theory.numbers import FEASIBILITY_RTOL, Number, fits, to_numbers
+from theory.numbers import FEASIBILITY_RTOL, Number, fits, positive_int, to_numbers
 
 __all__ = ["ConfigurationLP", "METHODS", "solve_configuration_lp"]
 
@@ -66,10 +66,8 @@ class ConfigurationLP:
             raise ValueError("no servers given")
         caps, counts = [], []
         for cap, n in classes:
-            if not isinstance(n, int | np.integer) or n < 1:
-                raise ValueError(f"server counts must be positive integers, got {n!r}")
             caps.append(as_capacity(cap, D))
-            counts.append(int(n))
+            counts.append(positive_int(n, name="server count"))
         dem = to_numbers(demand, name="demand")
         if len(dem) != len(rows):
             raise ValueError(f"{len(rows)} types but {len(dem)} demand entries")
@@ -147,6 +145,8 @@ def _fmt(v: Sequence[Number]) -> str:
 
 #: Largest integer capacity priced exactly by dynamic programming in each iteration.
 _DP_EXACT_MAX = 2**17
+#: Weight of the stability centre in Wentges dual smoothing (0 disables it).
+_SMOOTHING = 0.8
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
 
@@ -163,11 +163,13 @@ class _Pricer:
     """
 
     def __init__(self, W: np.ndarray, cap: np.ndarray, integral: bool,
-                 exact_fits: Callable[[np.ndarray], bool] | None = None):
+                 exact_fits: Callable[[np.ndarray], bool] | None = None,
+                 rational: tuple[list, list] | None = None):
         self.W, self.cap, self.integral = W, cap, integral
         # rational inputs too large to scale to integers: float search with tolerance,
         # then every column is re-checked in exact arithmetic
         self.exact_fits = exact_fits
+        self.rational: tuple[list, list] | None = rational
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
         if W.shape[1] == 1:
@@ -194,12 +196,34 @@ class _Pricer:
         cols = self._improving(y, thr, max_columns)
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
+            if not cols and self.rational is not None:
+                # the float search (with tolerance) may only have found columns that
+                # are infeasible exactly: decide in rational arithmetic
+                rows, cap = self.rational
+                _v, k = knapsack_exact([Fraction(float(v)) for v in y], rows, cap,
+                                       threshold=Fraction(thr))
+                cols = [] if k is None else [np.array(k, dtype=np.int64)]
         return cols
 
+    def smoothed(self, ys: np.ndarray, y: np.ndarray, thr: float,
+                 max_columns: int) -> tuple[list[np.ndarray], float]:
+        """Price at smoothed prices ``ys`` (exact grid only): the best configurations
+        for ``ys`` that improve the master at its prices ``y``, and max_k <ys, k>."""
+        assert self.grid is not None and self.grid_exact
+        w, C = self.grid
+        res = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
+        cols = [k for k in res.improving if float(k @ y) > thr]
+        if self.exact_fits is not None:
+            cols = [k for k in cols if self.exact_fits(k)]
+        return cols, float(res.value)
+
     def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
+        self.last_max: float | None = None
         if self.grid is not None:
             w, C = self.grid
             res = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+            if self.grid_exact:
+                self.last_max = float(res.value)
             cands = [k for k in res.improving if float(k @ y) > thr]
             if cands or self.grid_exact:
                 return cands
@@ -208,8 +232,15 @@ class _Pricer:
 
 def _enumerate_columns(lp: ConfigurationLP, limit: int) -> list[np.ndarray]:
     cols = []
+    fit = lp.fits_class()
     for c in range(len(lp.caps)):
-        K = feasible_configurations(lp.rows, lp.caps[c], maximal=True, limit=limit)
+        idx = np.flatnonzero(fit[c])
+        K = np.zeros((0, lp.T), dtype=np.int64)
+        if idx.size:
+            sub = feasible_configurations([lp.rows[j] for j in idx], lp.caps[c], maximal=True,
+                                          limit=limit)
+            K = np.zeros((sub.shape[0], lp.T), dtype=np.int64)
+            K[:, idx] = sub
         cols.append(K)
     return cols
 
@@ -339,21 +370,45 @@ def solve_configuration_lp(
             master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
         seen = {(c, k.tobytes()) for c, k in master.columns}
+        small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
-                           None if exact_fits is None else partial(exact_fits, c))
+                           None if exact_fits is None else partial(exact_fits, c),
+                           (lp.rows, lp.caps[c]) if exact_fits is not None and small else None)
                    for c in range(len(lp.caps))]
         max_cols = int(min(100, max(20, lp.T // 4)))
+        smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
+        center: np.ndarray | None = None
+        best_bound = np.inf
         while True:
             iterations += 1
             if iterations > max_iterations:
                 raise RuntimeError(f"column generation did not converge in {max_iterations} "
                                    "iterations")
             sol = master.solve()
+            thrs = [sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12 for c in range(len(pricers))]
+            found: list[list[np.ndarray]] = [[] for _ in pricers]
+            if smoothing and center is not None:
+                # Wentges smoothing: price at a convex combination of the best-bound
+                # prices and the master's prices; fall back to plain pricing on a miss
+                ys = _SMOOTHING * center + (1 - _SMOOTHING) * sol.y
+                bound = 0.0
+                for c, pricer in enumerate(pricers):
+                    found[c], beta = pricer.smoothed(ys, sol.y, thrs[c], max_cols)
+                    bound += counts[c] * beta
+                bound /= float(ys @ d)
+                if bound < best_bound:
+                    best_bound, center = bound, ys
+            if not any(found):
+                bound = 0.0
+                for c, pricer in enumerate(pricers):
+                    found[c] = pricer.improving(sol.y, thrs[c], max_cols)
+                    bound += counts[c] * (pricer.last_max or 0.0)
+                if smoothing and bound / float(sol.y @ d) < best_bound:
+                    best_bound, center = bound / float(sol.y @ d), sol.y.copy()
             added = 0
-            for c, pricer in enumerate(pricers):
-                thr = sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12
+            for c, cols in enumerate(found):
                 new = []
-                for k in pricer.improving(sol.y, thr, max_cols):
+                for k in cols:
                     key = (c, k.tobytes())
                     if key not in seen:
                         seen.add(key)
@@ -373,6 +428,7 @@ def solve_configuration_lp(
         if p > 1e-13
     ]
     cert = certify(lp, mixture, sol.y) if certify_result else None
+    exact_value = exact_optimum(lp, mixture, sol.y) if certify_result else None
     seconds = time.perf_counter() - t0
     if cert is None:
         lower: Number = sol.t
@@ -382,6 +438,10 @@ def solve_configuration_lp(
     else:
         lower, upper = cert.lower, cert.upper
         certified, exact_check, msg = cert.certified, cert.exact, cert.message
+        if exact_value is not None and lower <= exact_value <= upper:
+            lower = upper = exact_value
+            certified, exact_check = True, True
+            msg = "exact rational optimum (rational reconstruction, both bounds equal)"
         dual, bound = cert.dual, cert.dual_bound
     return CapacityResult(
         value=sol.t,

@@ -196,7 +196,7 @@ def knapsack_bb(
         W = W.astype(float)
         cap = cap.astype(float) * (1.0 + rtol)
         best0 = 0.0 if threshold is None else float(threshold)
-        delta = 1e-12 * max(1.0, abs(best0))
+        delta = 1e-12 * abs(best0)
     idx, vs, Ws, ratio = _prepare(v, W, cap)
     if idx.size == 0:
         empty = int(best0) if exact else float(best0)
@@ -314,3 +314,65 @@ def max_weight_configuration(
     if not res.proven:
         raise RuntimeError("knapsack search exceeded its node budget; result not proven")
     return res
+
+
+def knapsack_exact(values: list, sizes: list[list], capacity: list,
+                   threshold: object = 0) -> tuple[object, list[int] | None]:
+    """Exact branch and bound in rational arithmetic (pure Python, small instances).
+
+    The readable reference for the compiled kernel, and the exact oracle when rational
+    sizes have denominators too large to scale to 64-bit integers. Returns the best
+    value above ``threshold`` with its configuration, or ``(threshold, None)`` if no
+    configuration is worth more than ``threshold``.
+    """
+    from fractions import Fraction
+
+    T = len(values)
+    v = [Fraction(x) for x in values]
+    W = [[Fraction(x) for x in row] for row in sizes]
+    cap = [Fraction(x) for x in capacity]
+    D = len(cap)
+    items = [i for i in range(T) if v[i] > 0]
+
+    def share(i: int) -> Fraction:
+        return max(W[i][d] / cap[d] for d in range(D))
+
+    items.sort(key=lambda i: v[i] / share(i), reverse=True)
+    # suffix maxima of value per unit of each resource; None stands for +infinity
+    # (some later type uses none of that resource)
+    n = len(items)
+    ratio: list[list[Fraction | None]] = [[Fraction(0)] * D for _ in range(n + 1)]
+    for pos in range(n - 1, -1, -1):
+        i = items[pos]
+        for d in range(D):
+            here = v[i] / W[i][d] if W[i][d] > 0 else None
+            nxt = ratio[pos + 1][d]
+            ratio[pos][d] = None if here is None or nxt is None else max(here, nxt)
+    best = Fraction(threshold)  # type: ignore[arg-type]
+    best_k: list[int] | None = None
+    k = [0] * T
+
+    def bound(pos: int, r: list[Fraction]) -> Fraction | None:
+        if pos == n:
+            return Fraction(0)
+        bs = [r[d] * rd for d in range(D) if (rd := ratio[pos][d]) is not None]
+        return min(bs) if bs else None
+
+    def rec(pos: int, r: list[Fraction], val: Fraction) -> None:
+        nonlocal best, best_k
+        if pos == n:
+            if val > best:
+                best, best_k = val, list(k)
+            return
+        b = bound(pos, r)
+        if b is not None and val + b <= best:
+            return
+        i = items[pos]
+        q = min(int(r[d] // W[i][d]) for d in range(D) if W[i][d] > 0)
+        for c in range(q, -1, -1):
+            k[i] = c
+            rec(pos + 1, [r[d] - c * W[i][d] for d in range(D)], val + c * v[i])
+        k[i] = 0
+
+    rec(0, cap, Fraction(0))
+    return best, best_k

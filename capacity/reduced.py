@@ -22,7 +22,7 @@ from capacity.brackets import quantile_brackets
 from capacity.supportable_workload import rho_star
 from theory.configurations import reduced_configurations
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number
+from theory.numbers import Number, positive_int
 from theory.partitions import type_probabilities, universal_partition
 
 __all__ = ["VQSCapacity", "rho_vqs"]
@@ -102,8 +102,7 @@ def rho_vqs(
     rho* is exact (certified LP) for a discrete F_R, and a Theorem 1 bracket over
     quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise.
     """
-    if not isinstance(servers, int) or servers < 1:
-        raise ValueError(f"servers must be a positive integer, got {servers!r}")
+    positive_int(servers, name="servers")
     I = universal_partition(J)
     P = type_probabilities(dist, I)
     value, lower, upper, mixture = _vqs_lp(P, J, servers)

@@ -20,7 +20,7 @@ import numpy as np
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
-from theory.numbers import to_numbers
+from theory.numbers import positive_int, to_numbers
 
 __all__ = ["CapacityRegion"]
 
@@ -55,9 +55,7 @@ class CapacityRegion:
             pairs = list(cnt.items())
         merged: Counter = Counter()
         for cap, n in pairs:
-            if n < 1:
-                raise ValueError(f"server count must be positive, got {n}")
-            merged[cap] += n
+            merged[cap] += positive_int(n, name="server count")
         self.classes = [(list(c), n) for c, n in merged.items()]
 
     @property
@@ -73,17 +71,29 @@ class CapacityRegion:
         return solve_configuration_lp(lp, method=method)
 
     def contains(self, workload: Sequence[object], *, interior: bool = False) -> bool:
-        """Is ``workload`` in C (or, with ``interior=True``, in C^o of eq. (3))?"""
+        """Is ``workload`` in C (or, with ``interior=True``, in C^o of eq. (3))?
+
+        Decided from the certified interval of the largest scaling t* (``workload`` is in
+        C iff t* >= 1, in C^o iff t* > 1). Exact rational inputs are decided exactly
+        (the optimum is recovered as a rational); float inputs within a relative
+        tolerance of 1e-9 on t*, so boundary points count as in C, not in C^o.
+        """
         w = to_numbers(workload, name="workload")
         if any(v < 0 for v in w):
             raise ValueError("workloads must be non-negative")
         if not any(v > 0 for v in w):
             return True
         res = self.max_scaling(w)
+        lo, hi = res.lower, res.upper
+        exact = isinstance(lo, Fraction) and isinstance(hi, Fraction)
+        if exact and lo == hi:
+            return lo > 1 if interior else lo >= 1
         if not res.certified:
             raise RuntimeError(f"membership undecided: {res.message}")
-        return float(res.lower) > 1 if interior else float(res.upper) >= 1 - 1e-12 and (
-            float(res.lower) >= 1 or _exact_ge_one(res))
+        tol = 1e-9
+        if interior:
+            return float(lo) > 1 + tol
+        return float(hi) >= 1 - tol
 
     def boundary_point(self, direction: Sequence[object]) -> list[float]:
         """The point of the boundary of C in the given direction."""
@@ -106,8 +116,3 @@ class CapacityRegion:
     def maximal_configurations(self, server_class: int = 0) -> np.ndarray:
         """Maximal feasible configurations of one server class (PG18 Sec. VII)."""
         return maximal_configurations(self.sizes, self.classes[server_class][0])
-
-
-def _exact_ge_one(res: CapacityResult) -> bool:
-    lo = res.lower
-    return isinstance(lo, Fraction) and lo >= 1

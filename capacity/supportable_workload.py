@@ -19,14 +19,9 @@ from fractions import Fraction
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.distributions import Discrete
+from theory.numbers import positive_int
 
 __all__ = ["rho_star", "bin_packing_lp"]
-
-
-def _servers(L: object) -> int:
-    if isinstance(L, bool) or not isinstance(L, int) or L < 1:
-        raise ValueError(f"servers must be a positive integer, got {L!r}")
-    return L
 
 
 def rho_star(
@@ -60,7 +55,7 @@ def rho_star(
     >>> rho_star(["0.4", "0.6"], ["1/2", "1/2"]).value   # PG21 Fig. 3a: (1, 1) fits
     2.0
     """
-    L = _servers(servers)
+    L = positive_int(servers, name="servers")
     if isinstance(sizes, Discrete):
         if probs is not None:
             raise ValueError("give probabilities either in the distribution or in probs")

@@ -66,11 +66,11 @@ ERRATA: list[Erratum] = [
 ]
 
 
-def prop2_mixture_weights(p1: float, p2: float) -> float:
+def prop2_mixture_weights(p1: float, p2: float) -> float | None:
     """Workload supported by weights (p1, p2) on configurations (2, 0) and (0, 1)
-    for demand (1/2, 1/2) (PG21 eq. (61)); -inf if the weights do not sum to one."""
+    for demand (1/2, 1/2) (PG21 eq. (61)); None if they are not a probability vector."""
     if abs(p1 + p2 - 1) > 1e-12 or p1 < 0 or p2 < 0:
-        return float("-inf")
+        return None
     return min(2 * p1 / 0.5, p2 / 0.5)
 
 

@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from theory.distributions import SizeDistribution
-from theory.numbers import Number, to_number
+from theory.numbers import Number, positive_int, to_number
 
 __all__ = [
     "mean_size_bound",
@@ -29,10 +29,7 @@ __all__ = [
 
 
 def _check_servers(L: int) -> int:
-    # bool is a subclass of int: True would silently count as one server
-    if isinstance(L, bool) or not isinstance(L, int) or L < 1:
-        raise ValueError(f"number of servers must be a positive integer, got {L!r}")
-    return L
+    return positive_int(L, name="number of servers")
 
 
 def _check_m(m: int) -> int:

@@ -24,6 +24,7 @@ __all__ = [
     "fits",
     "common_denominator",
     "as_float",
+    "positive_int",
 ]
 
 #: Relative tolerance for deciding ``sum(k_i * s_i) <= capacity`` with float inputs:
@@ -94,3 +95,10 @@ def common_denominator(xs: Sequence[Fraction]) -> int:
 def as_float(xs: Iterable[Number]) -> np.ndarray:
     """Float64 array of numbers (Fractions converted)."""
     return np.array([float(x) for x in xs], dtype=float)
+
+
+def positive_int(x: object, *, name: str = "value") -> int:
+    """A positive integer (a server count, a level): bools and floats are rejected."""
+    if isinstance(x, bool) or not isinstance(x, int | np.integer) or x < 1:
+        raise ValueError(f"{name} must be a positive integer, got {x!r}")
+    return int(x)

@@ -387,9 +387,12 @@ def check_prop2(quick: bool) -> Verdict:
     dist = Discrete([F(1, 2) - e, F(1, 2) + e], [F(1, 2), F(1, 2)])
     X = partition_from_cuts([F(0), F(1, 4), F(1, 3), F(1, 2), F(3, 4), F(1)])
     wide = rounded_rho_star(dist, X, "up").value
-    ok &= wide > 4 / 3 + 1e-9
+    ok &= wide > 4 / 3 + 1e-9 and printed is None and corrected == 4 / 3
     return Verdict(_holds(ok), {"cases": rows, "bound": 4 / 3,
-                                "erratum_eq61": {"printed_weights_workload": printed,
+                                "erratum_eq61": {"printed_weights": ["1/3", "1/3"],
+                                                 "printed_weights_are_a_distribution":
+                                                     printed is not None,
+                                                 "corrected_weights": ["1/3", "2/3"],
                                                  "corrected_weights_workload": corrected},
                                 "erratum_eps_range": {"e": "1/5", "partition_cuts":
                                                       ["1/4", "1/3", "1/2", "3/4"],

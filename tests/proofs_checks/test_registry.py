@@ -1,0 +1,142 @@
+"""The catalogue's contract: every check is described, runs, and can fail."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from proofs_checks import ERRATA, VERDICTS, Verdict, all_checks, get_check, run_check, run_checks
+from proofs_checks.checks import pg18_region, pg21_capacity
+from proofs_checks.registry import METHODS, register
+
+PAPERS = {"PG21", "PG18", "XLL21", "FL24"}
+
+
+def test_every_check_is_described():
+    checks = all_checks()
+    assert len(checks) >= 11
+    ids = [c.id for c in checks]
+    assert len(ids) == len(set(ids))
+    for c in checks:
+        assert c.paper in PAPERS and c.id.startswith(c.paper + ".")
+        assert c.method in METHODS
+        assert len(c.statement) > 20 and c.location
+
+
+def test_issue_claims_are_registered():
+    ids = {c.id for c in all_checks()}
+    for claim in ["PG21.Def6", "PG21.Thm1", "PG21.Lemma2", "PG21.Prop1", "PG21.Lemma3",
+                  "PG21.Prop2", "PG21.Thm3.dyadic", "PG21.Fig3.capacity", "PG18.Region",
+                  "PG18.TableI"]:
+        assert claim in ids
+
+
+def test_verdict_rejects_unknown_word():
+    with pytest.raises(ValueError):
+        Verdict("true", {})
+
+
+def test_duplicate_registration_is_an_error():
+    with pytest.raises(ValueError, match="twice"):
+        register("PG21.Def6", location="x", statement="x", method="exact")(lambda q: None)
+
+
+def test_unknown_claim_and_paper():
+    with pytest.raises(KeyError):
+        get_check("PG21.Nope")
+    with pytest.raises(KeyError):
+        run_checks(claim="PG99.Thm1")
+    with pytest.raises(KeyError):
+        run_checks(paper="PG99")
+
+
+def test_a_crashing_check_is_inconclusive_with_the_error():
+    def boom(quick):
+        raise RuntimeError("solver exploded")
+
+    c = get_check("PG21.Def6")
+    res = run_check(type(c)(c.id, c.paper, c.location, c.statement, c.method, boom))
+    assert res.verdict == "inconclusive"
+    assert "solver exploded" in res.evidence["error"]
+
+
+@pytest.mark.parametrize("claim", ["PG21.Def6", "PG21.Thm2.constants", "PG21.Fig3.capacity",
+                                   "PG18.Region", "PG18.TableI", "PG21.Prop2"])
+def test_quick_checks_hold_and_serialise(claim):
+    (res,) = run_checks(claim=claim, quick=True)
+    assert res.verdict == "holds", res.evidence
+    d = res.as_dict()
+    assert set(d) >= {"id", "paper", "statement", "method", "verdict", "evidence", "seconds"}
+    json.dumps(d, allow_nan=False, default=str)
+    assert d["verdict"] in VERDICTS
+
+
+def test_errata_point_at_registered_checks():
+    ids = {c.id for c in all_checks()}
+    assert len(ERRATA) >= 3
+    for e in ERRATA:
+        assert e.check in ids
+        assert e.printed != e.corrected and e.instance
+
+
+# ---------------------------------------------------------------- the checks can fail
+def test_def6_fails_on_an_infeasible_reduced_set(monkeypatch):
+    real = pg21_capacity.reduced_configurations
+
+    def broken(J):
+        red = real(J)
+        bad = red.configs.copy()
+        bad[0, 0] += 1  # two jobs of size up to 1 in one server
+        return type(red)(red.J, bad, red.labels)
+
+    monkeypatch.setattr(pg21_capacity, "reduced_configurations", broken)
+    assert pg21_capacity.check_def6(True).verdict == "violated"
+
+
+def test_prop1_fails_without_the_type1_pairings(monkeypatch):
+    real = pg21_capacity.reduced_configurations
+
+    def weaker(J):
+        red = real(J)
+        keep = [i for i, lbl in enumerate(red.labels) if not lbl.startswith("e_1 +")]
+        return type(red)(red.J, red.configs[keep], tuple(red.labels[i] for i in keep))
+
+    monkeypatch.setattr(pg21_capacity, "reduced_configurations", weaker)
+    v = pg21_capacity.check_prop1(True)
+    assert v.verdict == "violated"
+    assert min(r["min_ratio"] for r in v.evidence["exhaustive"]) < 2 / 3
+
+
+def test_lemma2_fails_against_a_halved_bound(monkeypatch):
+    monkeypatch.setattr(pg21_capacity, "mean_size_bound", lambda L, d: L / (2 * d.mean()))
+    assert pg21_capacity.check_lemma2(True).verdict == "violated"
+
+
+def test_thm1_fails_when_the_bracket_is_swapped(monkeypatch):
+    real = pg21_capacity.quantile_brackets
+
+    def swapped(*a, **k):
+        return [type(b)(b.partition, b.upper, b.lower) for b in real(*a, **k)]
+
+    monkeypatch.setattr(pg21_capacity, "quantile_brackets", swapped)
+    assert pg21_capacity.check_thm1(True).verdict == "violated"
+
+
+def test_region_fails_for_a_point_outside(monkeypatch):
+    real = pg18_region.CapacityRegion
+
+    class Smaller(real):  # type: ignore[misc, valid-type]
+        def __init__(self, sizes, servers):
+            super().__init__(sizes, [(c, max(1, n - 2)) for c, n in servers])
+
+    monkeypatch.setattr(pg18_region, "CapacityRegion", Smaller)
+    assert pg18_region.check_region(True).verdict == "violated"
+
+
+def test_lemma3_search_reports_its_lowest_ratio():
+    v = pg21_capacity.check_lemma3(True)
+    assert v.verdict == "holds"
+    assert 2 / 3 - 1e-9 <= v.evidence["search_lowest_ratio"] < 0.9
+    assert np.isfinite(v.evidence["lowest_ratio_random"])
