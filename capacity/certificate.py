@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_exact
+from capacity.knapsack import _dp_table, knapsack_bb, knapsack_dp, knapsack_exact
 from capacity.result import MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
 
@@ -104,7 +104,40 @@ def _max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
                           rtol=0.0)
     else:
         res = knapsack_bb(y, Wf, np.array([float(v) for v in lp.caps[c]]), threshold=thr)
-    return res.value if res.proven else None
+    if res.proven:
+        return res.value
+    if lp.D == 1:
+        return _relaxed_max_price(y, lp, c, ints)
+    return None
+
+
+def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
+                       ints: tuple[np.ndarray, np.ndarray] | None,
+                       grid: int = 2**16) -> float:
+    """An upper bound on max_k <y, k> for one resource when exact search is too costly.
+
+    Sizes are rounded *down* onto a grid of ``grid`` units (a relaxation: more fits).
+    Types smaller than one unit are bounded fluidly: with the others using g units
+    (so at least g/grid of the capacity), they add at most r (1 - g/grid) C, r their
+    best value per unit size. The bound is max_g dp[g] + r (grid - g) C / grid.
+    """
+    if ints is not None:
+        Wi, Ci = ints[0][:, 0], int(ints[1][c, 0])
+        floored = np.array([(int(w) * grid) // Ci for w in Wi], dtype=np.int64)
+        share = Wi.astype(float) / Ci
+    else:
+        cap = float(lp.caps[c][0])
+        share = np.array([float(r[0]) for r in lp.rows]) / cap
+        floored = np.floor(share * grid * (1 - 1e-12)).astype(np.int64)
+    tiny = floored == 0
+    r = float(np.max(np.where(tiny, y / np.maximum(share, 1e-300), 0.0), initial=0.0))
+    big = np.flatnonzero(~tiny & (y > 0))
+    dp = np.zeros(grid + 1)
+    if big.size:
+        dp, _choice = _dp_table(np.ascontiguousarray(y[big]), np.ascontiguousarray(floored[big]),
+                                grid)
+    g = np.arange(grid + 1)
+    return float(np.max(dp + r * (grid - g) / grid)) * (1 + 1e-12)
 
 
 def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: int) -> bool:

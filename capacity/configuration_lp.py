@@ -169,6 +169,7 @@ class _Pricer:
         # rational inputs too large to scale to integers: float search with tolerance,
         # then every column is re-checked in exact arithmetic
         self.exact_fits = exact_fits
+        self.unproven = False
         self.rational: tuple[list, list] | None = rational
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
@@ -188,8 +189,10 @@ class _Pricer:
         if self.W.shape[1] == 1 and self.integral and self.cap[0] * len(y) <= 5e9:
             dp = knapsack_dp(y, self.W[:, 0].astype(np.int64), int(self.cap[0]))
             return [dp.config]
-        raise RuntimeError("pricing knapsack exceeded its node budget and no exact fallback "
-                           "applies; the LP optimum cannot be proven")
+        # budget exhausted: use what was found; if nothing, the optimum is unproven and
+        # the certificate will say how far the answer can be off
+        self.unproven = True
+        return [*res.improving, res.config]
 
     def improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
         """Columns priced above ``thr``; empty only if none exists (proven)."""
@@ -348,6 +351,7 @@ def solve_configuration_lp(
                 cols = _enumerate_columns(lp, enumerate_limit)
             except ValueError:
                 chosen = "column-generation"
+    unproven = False
     if chosen == "enumerate":
         if method == "enumerate":
             cols = _enumerate_columns(lp, 10 * enumerate_limit)
@@ -369,6 +373,7 @@ def solve_configuration_lp(
         if stabilising:
             master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
+        unproven = False
         seen = {(c, k.tobytes()) for c, k in master.columns}
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
@@ -416,6 +421,11 @@ def solve_configuration_lp(
                 if new:
                     master.add_columns(c, np.array(new))
                     added += len(new)
+            if added == 0 and any(p.unproven for p in pricers):
+                unproven = True
+                break
+            for p in pricers:
+                p.unproven = False
             if added == 0:
                 if stabilising:
                     master.drop_transfers()
@@ -443,6 +453,10 @@ def solve_configuration_lp(
             certified, exact_check = True, True
             msg = "exact rational optimum (rational reconstruction, both bounds equal)"
         dual, bound = cert.dual, cert.dual_bound
+    if chosen != "enumerate" and unproven:
+        msg = ("column generation stopped: the pricing search exceeded its budget, so the "
+               "LP optimum is not proven; " + msg)
+        certified = certified and float(upper) - float(lower) <= 1e-7 * float(upper)
     return CapacityResult(
         value=sol.t,
         lower=lower,
