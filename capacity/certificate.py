@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from capacity.knapsack import _dp_table, knapsack_bb, knapsack_dp, knapsack_exact
+from capacity.knapsack import (
+    _dp_table,
+    knapsack_bb,
+    knapsack_dp,
+    knapsack_dp2,
+    knapsack_exact,
+)
 from capacity.result import MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
 
@@ -99,6 +105,8 @@ def _max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
     """max_k <y, k> over class c (or ``thr`` if nothing exceeds it); None if unproven."""
     if ints is not None and lp.D == 1 and int(ints[1][c, 0]) * lp.T <= _DP_WORK:
         return float(knapsack_dp(y, ints[0][:, 0], int(ints[1][c, 0])).value)
+    if ints is not None and lp.D == 2 and _dp2_fits(ints[1][c], lp.T):
+        return float(knapsack_dp2(y, ints[0], (int(ints[1][c, 0]), int(ints[1][c, 1]))).value)
     if ints is not None:
         res = knapsack_bb(y, ints[0].astype(float), ints[1][c].astype(float), threshold=thr,
                           rtol=0.0)
@@ -140,10 +148,17 @@ def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
     return float(np.max(dp + r * (grid - g) / grid)) * (1 + 1e-12)
 
 
+def _dp2_fits(C: np.ndarray, T: int) -> bool:
+    cells = (int(C[0]) + 1) * (int(C[1]) + 1)
+    return cells <= 20_000_000 and cells * T <= _DP_WORK
+
+
 def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: int) -> bool:
     """No feasible configuration has integer price V.k above B (exact integers)."""
     if Wi.shape[1] == 1 and int(Ci[0]) * len(V) <= _DP_WORK:
         return int(knapsack_dp(V, Wi[:, 0], int(Ci[0])).value) <= B
+    if Wi.shape[1] == 2 and _dp2_fits(Ci, len(V)):
+        return int(knapsack_dp2(V, Wi, (int(Ci[0]), int(Ci[1]))).value) <= B
     res = knapsack_bb(V, Wi, Ci, threshold=B, exact=True)
     return bool(res.proven and not res.config.any())
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 
 import numpy as np
 
 from capacity._lp_highs import MasterLP
 from capacity.certificate import certify, exact_optimum
-from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_exact
+from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_dp2, knapsack_exact
 from capacity.result import CapacityResult, MixtureTerm
 from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
 from theory.numbers import FEASIBILITY_RTOL, Number, fits, positive_int, to_numbers
@@ -145,6 +145,8 @@ def _fmt(v: Sequence[Number]) -> str:
 
 #: Largest integer capacity priced exactly by dynamic programming in each iteration.
 _DP_EXACT_MAX = 2**17
+#: Largest (C_0 + 1)(C_1 + 1) priced exactly by the two-resource dynamic program.
+_DP2_EXACT_MAX = 250_000
 #: Weight of the stability centre in Wentges dual smoothing (0 disables it).
 _SMOOTHING = 0.8
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
@@ -173,6 +175,10 @@ class _Pricer:
         self.rational: tuple[list, list] | None = rational
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
+        self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
+        if W.shape[1] == 2 and integral and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX:
+            self.grid2 = (W.astype(np.int64), (int(cap[0]), int(cap[1])))
+            self.grid_exact = True
         if W.shape[1] == 1:
             if integral and cap[0] <= _DP_EXACT_MAX:
                 self.grid = (W[:, 0].astype(np.int64), int(cap[0]))
@@ -212,9 +218,14 @@ class _Pricer:
                  max_columns: int) -> tuple[list[np.ndarray], float]:
         """Price at smoothed prices ``ys`` (exact grid only): the best configurations
         for ``ys`` that improve the master at its prices ``y``, and max_k <ys, k>."""
-        assert self.grid is not None and self.grid_exact
-        w, C = self.grid
-        res = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
+        assert self.grid_exact
+        if self.grid2 is not None:
+            res = knapsack_dp2(ys, self.grid2[0], self.grid2[1], per_type_threshold=0.0,
+                               max_columns=max_columns)
+        else:
+            assert self.grid is not None
+            w, C = self.grid
+            res = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
         cols = [k for k in res.improving if float(k @ y) > thr]
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
@@ -222,6 +233,11 @@ class _Pricer:
 
     def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
         self.last_max: float | None = None
+        if self.grid2 is not None:
+            res = knapsack_dp2(y, self.grid2[0], self.grid2[1], per_type_threshold=thr,
+                               max_columns=max_columns)
+            self.last_max = float(res.value)
+            return [k for k in res.improving if float(k @ y) > thr]
         if self.grid is not None:
             w, C = self.grid
             res = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)

@@ -23,7 +23,8 @@ from numba import njit
 
 from theory.numbers import FEASIBILITY_RTOL
 
-__all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp"]
+__all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
+           "knapsack_dp2", "knapsack_exact"]
 
 
 @dataclass(frozen=True)
@@ -376,3 +377,94 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
 
     rec(0, cap, Fraction(0))
     return best, best_k
+
+
+@njit(cache=True)
+def _dp2_table(v, w, C0, C1):  # pragma: no cover
+    """dp[a, b] = best value within integer capacities (a, b) of two resources."""
+    T = v.shape[0]
+    dp = np.zeros((C0 + 1, C1 + 1), dtype=v.dtype)
+    choice = -np.ones((C0 + 1, C1 + 1), dtype=np.int64)
+    for a in range(C0 + 1):
+        for b in range(C1 + 1):
+            best = dp[a, b]
+            bi = -2
+            if a > 0 and dp[a - 1, b] > best:
+                best = dp[a - 1, b]
+                bi = -1  # inherit from (a-1, b)
+            if b > 0 and dp[a, b - 1] > best:
+                best = dp[a, b - 1]
+                bi = -3  # inherit from (a, b-1)
+            for i in range(T):
+                w0 = w[i, 0]
+                w1 = w[i, 1]
+                if w0 <= a and w1 <= b and (w0 > 0 or w1 > 0):
+                    cand = dp[a - w0, b - w1] + v[i]
+                    if cand > best:
+                        best = cand
+                        bi = i
+            dp[a, b] = best
+            choice[a, b] = bi
+    return dp, choice
+
+
+@njit(cache=True)
+def _dp2_reconstruct(choice, w, a, b, T):  # pragma: no cover
+    k = np.zeros(T, dtype=np.int64)
+    while a > 0 or b > 0:
+        c = choice[a, b]
+        if c == -2:
+            break
+        if c == -1:
+            a -= 1
+        elif c == -3:
+            b -= 1
+        else:
+            k[c] += 1
+            a -= w[c, 0]
+            b -= w[c, 1]
+    return k
+
+
+def knapsack_dp2(values: np.ndarray, sizes: np.ndarray, capacity: tuple[int, int], *,
+                 per_type_threshold: float | None = None,
+                 max_columns: int = 0) -> KnapsackResult:
+    """Exact unbounded knapsack for two resources with integer sizes (O(T C_0 C_1)).
+
+    Like :func:`knapsack_dp`, optionally returns the best configuration containing each
+    type (``improving``) from the same table.
+    """
+    W = np.asarray(sizes)
+    if W.ndim != 2 or W.shape[1] != 2 or W.dtype.kind != "i":
+        raise ValueError("knapsack_dp2 needs a (T, 2) integer size array")
+    C0, C1 = (int(c) for c in capacity)
+    if (C0 + 1) * (C1 + 1) > 20_000_000:
+        raise ValueError(f"capacity {capacity} too large for the dynamic program")
+    v = np.asarray(values)
+    T = len(v)
+    keep = np.flatnonzero((v > 0) & (W[:, 0] <= C0) & (W[:, 1] <= C1) & (W.max(axis=1) > 0))
+    if keep.size == 0:
+        return KnapsackResult(0.0, np.zeros(T, dtype=np.int64), True, 0, [])
+    vk = np.ascontiguousarray(v[keep])
+    wk = np.ascontiguousarray(W[keep].astype(np.int64))
+    dp, choice = _dp2_table(vk, wk, C0, C1)
+    k = np.zeros(T, dtype=np.int64)
+    k[keep] = _dp2_reconstruct(choice, wk, C0, C1, len(keep))
+    improving = []
+    if per_type_threshold is not None and max_columns > 0:
+        vals = vk + dp[C0 - wk[:, 0], C1 - wk[:, 1]]
+        seen = set()
+        for i in np.argsort(-vals, kind="stable"):
+            if vals[i] <= per_type_threshold or len(improving) >= max_columns:
+                break
+            kk = _dp2_reconstruct(choice, wk, C0 - wk[i, 0], C1 - wk[i, 1], len(keep))
+            kk[i] += 1
+            if kk.tobytes() in seen:
+                continue
+            seen.add(kk.tobytes())
+            full = np.zeros(T, dtype=np.int64)
+            full[keep] = kk
+            improving.append(full)
+    val = dp[C0, C1]
+    return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True,
+                          (C0 + 1) * (C1 + 1), improving)

@@ -1,0 +1,46 @@
+"""packsched: executable, checkable theory of scheduling jobs with resource packing.
+
+The package itself holds only the command line (:mod:`packsched.cli`). For
+convenience it re-exports the main entry points of the library, imported lazily so
+that ``packsched --help`` stays fast::
+
+    from packsched import rho_star, rho_vqs, quantile_brackets, from_spec
+
+The code lives in ``theory`` (model, distributions, bounds), ``capacity`` (solvers),
+``policies`` (simulators) and ``proofs_checks`` (the claims catalogue).
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+try:
+    __version__ = version("packsched")
+except PackageNotFoundError:  # pragma: no cover - running from a source tree
+    __version__ = "0.0.0+unknown"
+
+#: public name -> module it comes from
+_EXPORTS = {
+    "rho_star": "capacity",
+    "bin_packing_lp": "capacity",
+    "CapacityResult": "capacity",
+    "quantile_brackets": "capacity.brackets",
+    "rho_vqs": "capacity.reduced",
+    "from_spec": "theory.distributions",
+    "Discrete": "theory.distributions",
+    "run_checks": "proofs_checks.registry",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'packsched' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
