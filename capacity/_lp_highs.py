@@ -78,7 +78,9 @@ class MasterLP:
         if not pairs:
             return
         m = len(pairs)
-        starts, idx, vals = [], [], []
+        starts: list[int] = []
+        idx: list[int] = []
+        vals: list[float] = []
         for p in pairs:
             coef: dict[int, float] = {p[0]: -1.0}
             for j in p[1:]:

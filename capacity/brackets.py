@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
+from theory.bounds import mean_size_bound
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, positive_int
 from theory.partitions import Partition, quantile_partition, type_probabilities
@@ -36,6 +37,7 @@ class Bracket:
     partition: Partition
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
     upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
+    lemma2: Number | None = None  # L / R-bar (PG21 Lemma 2), another upper bound
 
     @property
     def lo(self) -> Number:
@@ -44,7 +46,9 @@ class Bracket:
 
     @property
     def hi(self) -> Number:
-        """Certified upper bound on rho*."""
+        """Certified upper bound on rho*: the lower-rounded LP, or Lemma 2 if smaller."""
+        if self.lemma2 is not None and self.lemma2 < self.upper.upper:
+            return self.lemma2
         return self.upper.upper
 
     @property
@@ -64,6 +68,7 @@ class Bracket:
             "upper": float(self.hi),
             "rho_upper_rounded": self.lower.value,
             "rho_lower_rounded": self.upper.value,
+            "upper_from": "lower-rounded LP" if self.hi == self.upper.upper else "PG21 Lemma 2",
             "relative_gap": self.gap,
             "certified": self.certified,
             "seconds": self.lower.seconds + self.upper.seconds,
@@ -97,11 +102,13 @@ def rounded_rho_star(
 
 def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: int = 1,
                       method: str = "auto") -> Bracket:
-    """Both sides of PG21 Thm. 1 for one partition."""
+    """Both sides of PG21 Thm. 1 for one partition (the upper end is also capped by
+    Lemma 2, rho* <= L / R-bar, which is exact for distributions that pack perfectly)."""
     return Bracket(
         partition,
         rounded_rho_star(dist, partition, "up", servers=servers, method=method),
         rounded_rho_star(dist, partition, "down", servers=servers, method=method),
+        mean_size_bound(servers, dist),
     )
 
 

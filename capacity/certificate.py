@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -164,7 +164,14 @@ def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: i
 
 
 def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> Certificate:
-    """Check a primal mixture and dual prices; return the interval they prove."""
+    """Check a primal mixture and dual prices; return the interval they prove.
+
+    Raises ``ValueError`` for weights or prices that are NaN or infinite."""
+    y = np.asarray(y, dtype=float)
+    if not np.all(np.isfinite(y)):
+        raise ValueError("dual prices must be finite numbers (got NaN or infinity)")
+    if any(not math.isfinite(float(t.weight)) for t in mixture):
+        raise ValueError("mixture weights must be finite numbers (got NaN or infinity)")
     exact = lp.exact and all(isinstance(v, Fraction) for v in lp.demand)
     ints = lp.integer_scaling() if exact else None
     if exact and ints is None and lp.T > _RATIONAL_SEARCH_MAX_TYPES:
@@ -191,23 +198,25 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
             dual_ok = False
             msgs.append(f"dual check incomplete for class {c} (search budget)")
             b = expect[c]
-        betas_f.append(max(b, expect[c] * (1 + _BETA_SLACK)))
+        betas_f.append(max(b, expect[c]) * (1 + _BETA_SLACK))
     upper: Number
+    betas: list[Number]
     if exact and ints is None:
         # huge denominators: exact search in rational arithmetic on the prices as given
         ye = [Fraction(float(v)) for v in y]
         betas = []
         for c in range(len(lp.caps)):
             b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
-            betas.append(b_exact)  # type: ignore[arg-type]
+            betas.append(b_exact)
         dual_ok = True
         msgs = [m for m in msgs if not m.startswith("dual check incomplete")]
         yd = sum((ye[j] * lp.demand[j] for j in range(lp.T) if lp.demand[j] > 0), Fraction(0))
         y_report = y
     elif exact and ints is not None and dual_ok:
-        E = 60 - math.ceil(math.log2(max(max(betas_f), 1e-12)))
+        # prices are scaled to max 1, so V <= 2^E and every price sum <= 2^60
+        E = 60 - math.ceil(math.log2(max(max(betas_f), 1.0)))
         V = np.floor(np.ldexp(y, E)).astype(np.int64)
-        betas: list[Number] = []
+        betas = []
         for c in range(len(lp.caps)):
             B = int(math.floor(math.ldexp(betas_f[c], E)))
             if not _exact_price_bound_holds(V, ints[0], ints[1][c], B):
@@ -257,7 +266,7 @@ def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
     snapped = [MixtureTerm(t.server_class, t.config,
                            Fraction(t.weight).limit_denominator(max_denominator))
                for t in mixture]
-    lower, _msg = _primal_lower(lp, snapped, True, lp.integer_scaling())  # type: ignore[arg-type]
+    lower, _msg = _primal_lower(lp, snapped, True, lp.integer_scaling())
     if lower is None:
         return None
     ye = [Fraction(float(v)).limit_denominator(max_denominator) for v in np.maximum(y, 0)]
@@ -267,6 +276,7 @@ def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
     total = Fraction(0)
     for c in range(len(lp.caps)):
         b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
-        total += lp.counts[c] * b  # type: ignore[operator]
+        total += lp.counts[c] * b
     upper = total / yd
-    return lower if lower == upper else None
+    # exact=True above: rational weights, demands and counts, so lower is a Fraction
+    return cast(Fraction, lower) if lower == upper else None

@@ -126,6 +126,15 @@ class ConfigurationLP:
         C = np.array([[float(v) for v in c] for c in self.caps])
         return W, C, False
 
+    def max_items(self) -> int:
+        """Most jobs any feasible configuration can hold (bounds enumeration's depth)."""
+        best = 0
+        for cap in self.caps:
+            for r in self.rows:
+                q = min((int(cap[d] // r[d]) for d in range(self.D) if r[d] > 0), default=0)
+                best = max(best, q)
+        return best
+
     def exact_fits(self, c: int, k: np.ndarray) -> bool:
         """Configuration k fits a class-c server, decided exactly."""
         nz = np.flatnonzero(k)
@@ -361,7 +370,7 @@ def solve_configuration_lp(
     master = MasterLP(d, counts)
     chosen = method
     if method == "auto":
-        chosen = "enumerate" if lp.T <= 8 else "column-generation"
+        chosen = "enumerate" if lp.T <= 8 and lp.max_items() <= 12 else "column-generation"
         if chosen == "enumerate":
             try:
                 cols = _enumerate_columns(lp, enumerate_limit)
@@ -456,11 +465,12 @@ def solve_configuration_lp(
     cert = certify(lp, mixture, sol.y) if certify_result else None
     exact_value = exact_optimum(lp, mixture, sol.y) if certify_result else None
     seconds = time.perf_counter() - t0
+    dual_bound: list[Number]
     if cert is None:
         lower: Number = sol.t
         upper: Number = sol.t
         certified, exact_check, msg = False, False, "certificate not requested"
-        dual, bound = sol.y, [float(v) for v in sol.pi / counts]
+        dual, dual_bound = sol.y, [float(v) for v in sol.pi / counts]
     else:
         lower, upper = cert.lower, cert.upper
         certified, exact_check, msg = cert.certified, cert.exact, cert.message
@@ -468,7 +478,7 @@ def solve_configuration_lp(
             lower = upper = exact_value
             certified, exact_check = True, True
             msg = "exact rational optimum (rational reconstruction, both bounds equal)"
-        dual, bound = cert.dual, cert.dual_bound
+        dual, dual_bound = cert.dual, cert.dual_bound
     if chosen != "enumerate" and unproven:
         msg = ("column generation stopped: the pricing search exceeded its budget, so the "
                "LP optimum is not proven; " + msg)
@@ -486,7 +496,7 @@ def solve_configuration_lp(
         demand=list(lp.demand),
         mixture=mixture,
         dual=dual,
-        dual_bound=bound,
+        dual_bound=dual_bound,
         iterations=iterations,
         columns=len(master.columns),
         seconds=seconds,

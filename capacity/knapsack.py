@@ -17,6 +17,8 @@ program is the fallback when branch and bound exceeds its node budget.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -185,6 +187,7 @@ def knapsack_bb(
     T, D = W.shape
     if v.shape != (T,) or cap.shape != (D,):
         raise ValueError("values, sizes and capacity have inconsistent shapes")
+    best0: np.int64 | float
     if exact:
         if not (v.dtype.kind == "i" and W.dtype.kind == "i" and cap.dtype.kind == "i"):
             raise ValueError("exact=True needs integer values, sizes and capacity")
@@ -201,7 +204,7 @@ def knapsack_bb(
     idx, vs, Ws, ratio = _prepare(v, W, cap)
     if idx.size == 0:
         empty = int(best0) if exact else float(best0)
-        return KnapsackResult(empty, np.zeros(T, dtype=np.int64), True, 0, [])  # type: ignore[arg-type]
+        return KnapsackResult(empty, np.zeros(T, dtype=np.int64), True, 0, [])
     best, bestk, nodes, finished, found, keep, nkeep = _bb_kernel(
         vs, Ws, cap, ratio, best0, delta, node_limit, max_keep
     )
@@ -213,7 +216,7 @@ def knapsack_bb(
 
     config = expand(bestk) if found else np.zeros(T, dtype=np.int64)
     return KnapsackResult(
-        float(best) if not exact else int(best),  # type: ignore[arg-type]
+        float(best) if not exact else int(best),
         config,
         bool(finished),
         int(nodes),
@@ -280,7 +283,7 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     best = _dp_reconstruct(choice, wk, C, len(keep))
     k = np.zeros(T, dtype=np.int64)
     k[keep] = best
-    improving = []
+    improving: list[np.ndarray] = []
     if per_type_threshold is not None and max_columns > 0:
         vals = vk + dp[C - wk]
         order = np.argsort(-vals, kind="stable")
@@ -318,7 +321,7 @@ def max_weight_configuration(
 
 
 def knapsack_exact(values: list, sizes: list[list], capacity: list,
-                   threshold: object = 0) -> tuple[object, list[int] | None]:
+                   threshold: object = 0) -> tuple[Fraction, list[int] | None]:
     """Exact branch and bound in rational arithmetic (pure Python, small instances).
 
     The readable reference for the compiled kernel, and the exact oracle when rational
@@ -326,8 +329,6 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
     value above ``threshold`` with its configuration, or ``(threshold, None)`` if no
     configuration is worth more than ``threshold``.
     """
-    from fractions import Fraction
-
     T = len(values)
     v = [Fraction(x) for x in values]
     W = [[Fraction(x) for x in row] for row in sizes]
@@ -349,7 +350,8 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
             here = v[i] / W[i][d] if W[i][d] > 0 else None
             nxt = ratio[pos + 1][d]
             ratio[pos][d] = None if here is None or nxt is None else max(here, nxt)
-    best = Fraction(threshold)  # type: ignore[arg-type]
+    # any value Fraction() accepts; Fraction() itself rejects anything else at run time
+    best = Fraction(cast("int | Fraction | float | str", threshold))
     best_k: list[int] | None = None
     k = [0] * T
 
@@ -450,7 +452,7 @@ def knapsack_dp2(values: np.ndarray, sizes: np.ndarray, capacity: tuple[int, int
     dp, choice = _dp2_table(vk, wk, C0, C1)
     k = np.zeros(T, dtype=np.int64)
     k[keep] = _dp2_reconstruct(choice, wk, C0, C1, len(keep))
-    improving = []
+    improving: list[np.ndarray] = []
     if per_type_threshold is not None and max_columns > 0:
         vals = vk + dp[C0 - wk[:, 0], C1 - wk[:, 1]]
         seen = set()

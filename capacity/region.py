@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import cast
 
 import numpy as np
 
@@ -49,7 +50,9 @@ class CapacityRegion:
         pairs: list[tuple[tuple, int]] = []
         if all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[1], int | np.integer)
                and not isinstance(s[1], bool) for s in servers):
-            pairs = [(tuple(as_capacity(c, D)), int(n)) for c, n in servers]  # type: ignore[misc]
+            # checked just above: every entry is a (capacity, count) pair
+            counted = cast("Sequence[tuple[object, int | np.integer]]", servers)
+            pairs = [(tuple(as_capacity(c, D)), int(n)) for c, n in counted]
         else:
             cnt = Counter(tuple(as_capacity(s, D)) for s in servers)
             pairs = list(cnt.items())

@@ -36,7 +36,7 @@ class MixtureTerm:
 
     server_class: int
     config: np.ndarray  # int64 count per type
-    weight: float
+    weight: Number  # float from the LP solver; a Fraction when snapped to a rational
 
     def as_dict(self, sizes: list | None = None) -> dict[str, Any]:
         nz = np.flatnonzero(self.config)

@@ -1,0 +1,171 @@
+"""capacity.brackets: PG21 Theorem 1 brackets rho*_up-rounded(X) <= rho* <= rho*_down(X)
+over the quantile partitions X^(n) (Sec. VIII-A), and identity (40)-(41).
+
+Known facts used: Lemma 2 (rho* <= L / R-bar); for Uniform[0.1, 0.9] sizes x and 1 - x
+pair up perfectly, so rho* = L / R-bar = 2 L; for a discrete F_R the atoms are singleton
+cells, so both roundings are the identity and the bracket collapses onto rho*.
+"""
+
+from fractions import Fraction as F
+
+import pytest
+
+from capacity import rho_star
+from capacity.brackets import partition_bracket, quantile_brackets, rounded_rho_star
+from theory import Uniform, from_spec
+from theory.bounds import lower_from_upper_quantile, quantile_bracket_gap
+from theory.partitions import partition_from_cuts, quantile_partition
+
+MIXTURE = "mixture:1/2*discrete:0.3@1/2,0.55@1/2+1/2*uniform:0.1,0.9"
+LEVELS = 5
+#: a bracket's bounds are certified LP bounds; comparisons across levels allow this slack
+MONO_RTOL = 1e-9
+
+
+def check_monotone(brackets, mean, servers=1):
+    lo = [float(b.lo) for b in brackets]
+    hi = [float(b.hi) for b in brackets]
+    gaps = [b.gap for b in brackets]
+    for b in brackets:
+        assert b.certified
+        assert float(b.lo) <= float(b.hi)
+        assert float(b.lo) <= servers / float(mean) * (1 + 1e-12)  # Lemma 2
+    for a, b in zip(lo, lo[1:], strict=False):
+        assert b >= a * (1 - MONO_RTOL)
+    for a, b in zip(hi, hi[1:], strict=False):
+        assert b <= a * (1 + MONO_RTOL)
+    for a, b in zip(gaps, gaps[1:], strict=False):
+        assert b <= a + MONO_RTOL
+    assert gaps[-1] < gaps[0]
+    return lo, hi
+
+
+def test_uniform_01_09_brackets():
+    d = Uniform("0.1", "0.9")
+    bs = quantile_brackets(d, LEVELS)
+    assert len(bs) == LEVELS + 1
+    lo, hi = check_monotone(bs, d.mean())
+    # rho* = 2 (Lemma 2 bound attained by pairing x with 1 - x)
+    assert all(a <= 2 * (1 + 1e-12) and b >= 2 * (1 - 1e-12) for a, b in zip(lo, hi, strict=True))
+    assert bs[-1].gap < 0.05
+    # the partitions refine each other
+    for a, b in zip(bs, bs[1:], strict=False):
+        assert b.partition.refines(a.partition)
+
+
+def test_uniform_001_019_brackets():
+    """Small sizes (PG21 VII-A.3, first experiment); column generation keeps it fast."""
+    d = Uniform("0.01", "0.19")
+    bs = [partition_bracket(d, quantile_partition(d, n), method="column-generation")
+          for n in range(LEVELS + 1)]
+    lo, hi = check_monotone(bs, d.mean())
+    assert lo[-1] <= 10 * (1 + 1e-12)  # Lemma 2: L / R-bar = 10
+    assert bs[-1].gap < 0.05
+
+
+def test_mixture_with_atoms_brackets():
+    d = from_spec(MIXTURE)
+    bs = quantile_brackets(d, LEVELS)
+    check_monotone(bs, d.mean())
+    # the atoms are kept as singleton cells at every level
+    for b in bs:
+        cells = [c for c in b.partition.cells if c.lo == c.hi]
+        assert {float(c.lo) for c in cells} >= {0.3, 0.55}
+
+
+@pytest.mark.parametrize("servers", [1, 3])
+def test_brackets_scale_with_servers(servers):
+    d = Uniform("0.1", "0.9")
+    one = quantile_brackets(d, 2)
+    many = quantile_brackets(d, 2, servers=servers)
+    for a, b in zip(one, many, strict=True):
+        assert float(b.lo) == pytest.approx(servers * float(a.lo), rel=1e-9)
+        assert float(b.hi) == pytest.approx(servers * float(a.hi), rel=1e-9)
+
+
+@pytest.mark.parametrize("spec", ["discrete:0.3@1/2,0.55@1/2", "discrete:0.4,0.6",
+                                  "discrete:0.2@1/3,0.35@1/3,0.7@1/3", "point:0.45"])
+def test_discrete_bracket_collapses_to_rho_star(spec):
+    d = from_spec(spec)
+    ref = rho_star(d)
+    for b in quantile_brackets(d, 3):
+        assert b.lower.value == pytest.approx(ref.value, rel=1e-12)
+        assert b.upper.value == pytest.approx(ref.value, rel=1e-12)
+        assert b.lo <= ref.upper and ref.lower <= b.hi
+        assert b.gap <= 1e-7
+        assert b.lower.exact_check and b.upper.exact_check
+
+
+def test_rounding_sides_on_a_coarse_partition():
+    """Cuts 0, 1/2, 1 on Uniform[0.1, 0.9]: up-rounded sizes 1/2 and 1 (prob 1/2 each),
+    down-rounded size 1/2 only (the cell at 0 is dropped): rho = 4/3 and 4 on one server."""
+    d = Uniform("0.1", "0.9")
+    X = partition_from_cuts([0, "1/2", 1])
+    up = rounded_rho_star(d, X, "up")
+    down = rounded_rho_star(d, X, "down")
+    assert up.lower <= F(4, 3) <= up.upper
+    assert down.lower <= 4 <= down.upper
+    b = partition_bracket(d, X)
+    assert b.lo == up.lower
+    # the upper end is the lower-rounded LP, capped by Lemma 2 (L / R-bar = 2 here)
+    assert b.hi == min(down.upper, 2)
+    assert b.lo <= 2 <= b.hi  # rho* = 2
+
+
+# ------------------------------------------------------------------ identity (40)-(41)
+
+
+@pytest.mark.parametrize("servers", [1, 5])
+@pytest.mark.parametrize("spec", ["uniform:0.1,0.9", "uniform:0.01,0.19", "beta:2,3"])
+def test_identity_40_41_for_continuous_distributions(spec, servers):
+    """PG21 (40): rho_low(X^(n)) = rho_up / (1 - rho_up / (L m)), m = 2^(n+1), for the
+    paper's X^(n) with outer cut points 0 and 1 (tight=False); (41) follows."""
+    d = from_spec(spec)
+    levels = 3 if spec == "uniform:0.01,0.19" else 4
+    for n in range(levels + 1):
+        X = quantile_partition(d, n, tight=False)
+        assert len(X) == 2 ** (n + 1)
+        b = partition_bracket(d, X, servers=servers, method="column-generation")
+        m = 2 ** (n + 1)
+        r_up, r_low = b.lower.value, b.upper.value
+        assert r_low == pytest.approx(float(lower_from_upper_quantile(r_up, servers, m)),
+                                      rel=1e-9)
+        assert r_low - r_up == pytest.approx(float(quantile_bracket_gap(r_low, servers, m)),
+                                             rel=1e-7, abs=1e-9)
+
+
+def test_tight_partitions_give_narrower_brackets():
+    d = Uniform("0.1", "0.9")
+    for n in range(3):
+        loose = partition_bracket(d, quantile_partition(d, n, tight=False))
+        tight = partition_bracket(d, quantile_partition(d, n, tight=True))
+        assert float(tight.lo) >= float(loose.lo) * (1 - 1e-12)
+        assert float(tight.hi) <= float(loose.hi) * (1 + 1e-12)
+
+
+def test_early_stop_with_rtol():
+    bs = quantile_brackets(Uniform("0.1", "0.9"), 8, rtol=0.2)
+    assert bs[-1].gap <= 0.2
+    assert all(b.gap > 0.2 for b in bs[:-1])
+
+
+def test_as_dict_fields():
+    b = quantile_brackets(Uniform("0.1", "0.9"), 1)[-1]
+    d = b.as_dict()
+    assert d["lower"] <= d["upper"] and d["certified"] is True and d["cells"] == 4
+
+
+@pytest.mark.slow
+def test_auto_method_is_not_slower_than_column_generation():
+    import time
+
+    d = Uniform("0.01", "0.19")
+    X = quantile_partition(d, 2)
+    t0 = time.perf_counter()
+    auto = rounded_rho_star(d, X, "down", method="auto")
+    t_auto = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    cg = rounded_rho_star(d, X, "down", method="column-generation")
+    t_cg = time.perf_counter() - t0
+    assert auto.value == pytest.approx(cg.value, rel=1e-9)
+    assert t_auto < 5.0 + 50 * t_cg

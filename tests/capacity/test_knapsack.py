@@ -1,0 +1,377 @@
+"""capacity.knapsack: the exact max-weight configuration (pricing problem of PG21 eq. (4)
+and PG18 eqs. (2)-(3)) against brute-force enumeration of the feasible configurations
+(PG21 Def. 1, :func:`theory.configurations.feasible_configurations`).
+
+Covers branch and bound in float and exact (int64) modes, 1-D and 2-D, the dynamic
+program, ``threshold`` / ``improving`` semantics, and agreement of the numba kernels with
+their pure-Python ``.py_func`` (STYLE anchor 15).
+"""
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from capacity.knapsack import (
+    KnapsackResult,
+    _bb_kernel,
+    _dp_reconstruct,
+    _dp_table,
+    _prepare,
+    knapsack_bb,
+    knapsack_dp,
+    max_weight_configuration,
+)
+from theory.configurations import feasible_configurations, is_feasible
+from theory.numbers import FEASIBILITY_RTOL
+
+FAST = settings(max_examples=40, deadline=None)
+#: float optima agree to this relative tolerance (STYLE anchor 12)
+VALUE_RTOL = 1e-9
+
+# ------------------------------------------------------------------ brute force
+
+
+def brute_max(values, sizes, capacity):
+    """max <values, k> over all feasible configurations (zero configuration included)."""
+    K = feasible_configurations(sizes, capacity)
+    if len(K) == 0:
+        return 0, np.zeros(len(values), dtype=np.int64)
+    scores = [sum(int(k[j]) * values[j] for j in range(len(values))) for k in K]
+    i = max(range(len(K)), key=lambda i: scores[i])
+    zero = 0 * values[0]
+    return (scores[i], K[i]) if scores[i] > zero else (zero, np.zeros(len(values), np.int64))
+
+
+def fits_float(k, sizes, cap):
+    W = np.atleast_2d(np.asarray(sizes, dtype=float))
+    if W.shape[0] != len(k):
+        W = W.T
+    load = np.asarray(k, dtype=float) @ W
+    return bool(np.all(load <= np.atleast_1d(cap) * (1 + FEASIBILITY_RTOL)))
+
+
+def fits_int(k, sizes, cap):
+    W = np.asarray(sizes, dtype=object).reshape(len(k), -1)
+    load = [sum(int(k[j]) * int(W[j, d]) for j in range(len(k))) for d in range(W.shape[1])]
+    return all(load[d] <= int(np.atleast_1d(cap)[d]) for d in range(W.shape[1]))
+
+
+# ------------------------------------------------------------------ strategies
+
+float_sizes_1d = st.lists(st.floats(0.06, 1.0), min_size=1, max_size=4)
+float_values = st.floats(-2.0, 10.0, allow_nan=False)
+int_sizes_1d = st.lists(st.integers(1, 12), min_size=1, max_size=5)
+int_values = st.integers(-5, 60)
+
+
+@st.composite
+def float_instance_1d(draw):
+    s = draw(float_sizes_1d)
+    v = draw(st.lists(float_values, min_size=len(s), max_size=len(s)))
+    return np.array(v), np.array(s), np.array([1.0])
+
+
+@st.composite
+def int_instance_1d(draw):
+    s = draw(int_sizes_1d)
+    cap = draw(st.integers(max(s), 30))
+    v = draw(st.lists(int_values, min_size=len(s), max_size=len(s)))
+    return np.array(v, dtype=np.int64), np.array(s, dtype=np.int64), np.array([cap])
+
+
+@st.composite
+def int_instance_2d(draw):
+    T = draw(st.integers(1, 4))
+    cap = np.array([draw(st.integers(8, 20)), draw(st.integers(8, 20))], dtype=np.int64)
+    rows = []
+    for _ in range(T):
+        a = draw(st.integers(0, int(cap[0])))
+        b = draw(st.integers(0 if a > 0 else 1, int(cap[1])))
+        rows.append([a, b])
+    v = draw(st.lists(int_values, min_size=T, max_size=T))
+    return np.array(v, dtype=np.int64), np.array(rows, dtype=np.int64), cap
+
+
+# ------------------------------------------------------------------ branch and bound, float
+
+
+@FAST
+@given(float_instance_1d())
+def test_bb_float_1d_matches_brute_force(inst):
+    v, s, cap = inst
+    res = knapsack_bb(v, s, cap)
+    best, _k = brute_max([float(x) for x in v], [float(x) for x in s], 1.0)
+    assert res.proven
+    assert res.value == pytest.approx(best, rel=VALUE_RTOL, abs=1e-12)
+    assert fits_float(res.config, s[:, None], cap)
+    assert float(res.config @ v) == pytest.approx(res.value, rel=VALUE_RTOL, abs=1e-12)
+
+
+@FAST
+@given(int_instance_2d(), st.sampled_from([1, 7]))
+def test_bb_float_2d_matches_brute_force(inst, scale):
+    """2-D sizes given as floats (integer grid divided by ``scale``)."""
+    v, W, cap = inst
+    Wf, capf, vf = W / scale, cap / scale, v.astype(float)
+    res = knapsack_bb(vf, Wf, capf)
+    sizes = [tuple(float(x) for x in r) for r in Wf]
+    best, _k = brute_max([float(x) for x in vf], sizes, [float(c) for c in capf])
+    assert res.proven
+    assert res.value == pytest.approx(best, rel=VALUE_RTOL, abs=1e-12)
+    assert fits_float(res.config, Wf, capf)
+
+
+# ------------------------------------------------------------------ branch and bound, exact
+
+
+@FAST
+@given(int_instance_1d())
+def test_bb_exact_1d_matches_brute_force(inst):
+    v, s, cap = inst
+    res = knapsack_bb(v, s, cap, exact=True)
+    best, _k = brute_max([int(x) for x in v], [int(x) for x in s], int(cap[0]))
+    assert res.proven
+    assert res.value == best
+    assert int(res.config @ v) == res.value
+    assert fits_int(res.config, s, cap)
+
+
+@FAST
+@given(int_instance_2d())
+def test_bb_exact_2d_matches_brute_force(inst):
+    v, W, cap = inst
+    res = knapsack_bb(v, W, cap, exact=True)
+    sizes = [tuple(int(x) for x in r) for r in W]
+    best, _k = brute_max([int(x) for x in v], sizes, [int(c) for c in cap])
+    assert res.proven
+    assert res.value == best
+    assert int(res.config @ v) == best
+    assert fits_int(res.config, W, cap)
+
+
+def test_bb_exact_perfect_fit_is_found():
+    """PG21 Prop. 2 in integers: (1/2 - e) + (1/2 + e) = 1 exactly, e = 1/1000."""
+    v = np.array([10, 11], dtype=np.int64)
+    res = knapsack_bb(v, np.array([499, 501]), np.array([1000]), exact=True)
+    assert res.value == 21 and res.config.tolist() == [1, 1]
+
+
+def test_bb_exact_value_is_an_int_when_something_is_found():
+    res = knapsack_bb(np.array([3, 4]), np.array([2, 3]), np.array([7]), exact=True)
+    assert isinstance(res.value, int) and res.value == 10
+
+
+def test_bb_exact_threshold_is_returned_exactly_when_no_value_is_positive():
+    """Regression: knapsack_bb used to return float(threshold) here (2**53 + 1 rounded)."""
+    thr = 2**53 + 1
+    res = knapsack_bb(np.array([0, -1]), np.array([2, 3]), np.array([7]), threshold=thr,
+                      exact=True)
+    assert not res.config.any()
+    assert isinstance(res.value, int) and res.value == thr
+
+
+def test_bb_exact_rejects_float_data():
+    with pytest.raises(ValueError, match="integer"):
+        knapsack_bb(np.array([1.0]), np.array([1]), np.array([2]), exact=True)
+
+
+# ------------------------------------------------------------------ dynamic program
+
+
+@FAST
+@given(int_instance_1d(), st.booleans())
+def test_dp_matches_brute_force(inst, float_values_):
+    v, s, cap = inst
+    vv = v.astype(float) / 3 if float_values_ else v
+    res = knapsack_dp(vv, s, int(cap[0]))
+    best, _k = brute_max([x for x in vv.tolist()], [int(x) for x in s], int(cap[0]))
+    assert res.proven
+    assert res.value == pytest.approx(best, rel=VALUE_RTOL, abs=1e-12)
+    assert fits_int(res.config, s, cap)
+    assert float(res.config @ vv) == pytest.approx(res.value, rel=VALUE_RTOL, abs=1e-12)
+
+
+@FAST
+@given(int_instance_1d())
+def test_dp_and_bb_agree(inst):
+    v, s, cap = inst
+    assert knapsack_dp(v, s, int(cap[0])).value == knapsack_bb(v, s, cap, exact=True).value
+
+
+@FAST
+@given(int_instance_1d(), st.integers(0, 80))
+def test_dp_per_type_columns(inst, thr):
+    """``improving`` of the DP: for each type the best configuration containing it,
+    only if worth more than the threshold; every one feasible; no duplicates."""
+    v, s, cap = inst
+    C = int(cap[0])
+    res = knapsack_dp(v, s, C, per_type_threshold=thr, max_columns=100)
+    K = feasible_configurations([int(x) for x in s], C)
+    keys = [k.tobytes() for k in res.improving]
+    assert len(keys) == len(set(keys))
+    for k in res.improving:
+        assert fits_int(k, s, cap)
+        assert int(k @ v) > thr
+    # every type whose best containing configuration beats thr is represented
+    for j in range(len(v)):
+        with_j = [int(k @ v) for k in K if k[j] > 0]
+        if v[j] > 0 and with_j and max(with_j) > thr:
+            assert any(k[j] > 0 and int(k @ v) == max(with_j) for k in res.improving), j
+
+
+def test_dp_rejects_float_sizes():
+    with pytest.raises(ValueError, match="integer"):
+        knapsack_dp(np.array([1.0]), np.array([0.5]), 1)
+
+
+# ------------------------------------------------------------------ threshold / improving
+
+
+@FAST
+@given(int_instance_1d(), st.booleans())
+def test_threshold_returns_no_config_when_none_exceeds_it(inst, exact):
+    v, s, cap = inst
+    best, _k = brute_max([int(x) for x in v], [int(x) for x in s], int(cap[0]))
+    for thr in (best, best + 3):
+        if exact:
+            res = knapsack_bb(v, s, cap, threshold=thr, exact=True)
+        else:
+            res = knapsack_bb(v.astype(float), s.astype(float), cap.astype(float),
+                              threshold=float(thr), rtol=0.0)
+        assert res.proven
+        assert not res.config.any()
+        assert res.improving == []
+        assert res.value == thr
+
+
+@FAST
+@given(int_instance_1d(), st.booleans())
+def test_threshold_just_below_optimum_finds_it(inst, exact):
+    v, s, cap = inst
+    best, _k = brute_max([int(x) for x in v], [int(x) for x in s], int(cap[0]))
+    if best <= 0:
+        return
+    if exact:
+        res = knapsack_bb(v, s, cap, threshold=best - 1, exact=True)
+    else:
+        res = knapsack_bb(v.astype(float), s.astype(float), cap.astype(float),
+                          threshold=best - 1e-6, rtol=0.0)
+    assert res.value == best
+    assert int(res.config @ v) == best
+
+
+@FAST
+@given(float_instance_1d(), st.floats(0.0, 5.0), st.integers(1, 8))
+def test_improving_configs_are_feasible_and_above_threshold(inst, thr, keep):
+    v, s, cap = inst
+    res = knapsack_bb(v, s, cap, threshold=thr, max_keep=keep)
+    assert len(res.improving) <= keep
+    vals = [float(k @ v) for k in res.improving]
+    for k, val in zip(res.improving, vals, strict=True):
+        assert fits_float(k, s[:, None], cap)
+        assert val > thr
+    assert vals == sorted(vals)  # best last
+    if res.improving:
+        assert np.array_equal(res.improving[-1], res.config)
+        assert res.value == pytest.approx(vals[-1], rel=VALUE_RTOL)
+    else:
+        assert not res.config.any()
+
+
+@FAST
+@given(int_instance_2d(), st.integers(0, 60))
+def test_improving_exact_2d(inst, thr):
+    v, W, cap = inst
+    res = knapsack_bb(v, W, cap, threshold=thr, exact=True)
+    for k in res.improving:
+        assert fits_int(k, W, cap)
+        assert int(k @ v) > thr
+
+
+def test_node_budget_reports_unproven():
+    rng = np.random.default_rng(5)
+    v = rng.uniform(1, 2, 12)
+    s = rng.uniform(0.05, 0.2, 12)
+    res = knapsack_bb(v, s, np.array([1.0]), node_limit=3)
+    assert not res.proven
+    # whatever it returns is still a feasible configuration worth its value
+    assert fits_float(res.config, s[:, None], [1.0])
+    full = knapsack_bb(v, s, np.array([1.0]))
+    assert full.proven and full.value >= res.value - 1e-12
+
+
+def test_max_weight_configuration_pg21_fig3b():
+    """Capacity 10, sizes 2 and 5: with weights (1, 3) the best is (0, 2), worth 6."""
+    res = max_weight_configuration([1.0, 3.0], [2.0, 5.0], 10.0)
+    assert isinstance(res, KnapsackResult)
+    assert res.config.tolist() == [0, 2] and res.value == pytest.approx(6.0)
+
+
+def test_shape_mismatch_is_rejected():
+    with pytest.raises(ValueError, match="shape"):
+        knapsack_bb(np.array([1.0, 2.0]), np.array([0.5]), np.array([1.0]))
+
+
+# ------------------------------------------------------------------ kernels vs py_func
+
+
+def _kernel_args(v, W, cap, threshold, exact):
+    if exact:
+        best0, delta = np.int64(threshold), -1e-12 * max(1.0, abs(float(threshold)))
+    else:
+        cap = cap.astype(float) * (1 + FEASIBILITY_RTOL)
+        best0, delta = float(threshold), 1e-12 * max(1.0, abs(float(threshold)))
+    idx, vs, Ws, ratio = _prepare(v, W, cap)
+    return idx, (vs, Ws, cap, ratio, best0, delta, 100_000, 4)
+
+
+@settings(max_examples=15, deadline=None)
+@given(int_instance_2d(), st.booleans(), st.integers(0, 20))
+def test_bb_kernel_matches_py_func(inst, exact, thr):
+    v, W, cap = inst
+    if not exact:
+        v, W, cap = v.astype(float) / 2, W.astype(float) / 3, cap.astype(float) / 3
+    idx, args = _kernel_args(v, W, cap, thr, exact)
+    if idx.size == 0:
+        return
+    fast = _bb_kernel(*args)
+    slow = _bb_kernel.py_func(*args)
+    assert float(fast[0]) == float(slow[0])
+    assert np.array_equal(fast[1], slow[1])
+    assert tuple(int(x) for x in fast[2:5]) == tuple(int(x) for x in slow[2:5])
+    n = int(fast[6])
+    assert n == int(slow[6])
+    assert np.array_equal(fast[5][:n], slow[5][:n])
+
+
+@settings(max_examples=15, deadline=None)
+@given(int_instance_1d(), st.booleans())
+def test_dp_kernels_match_py_func(inst, floats):
+    v, s, cap = inst
+    keep = (v > 0) & (s <= cap[0])
+    if not keep.any():
+        return
+    vk = np.ascontiguousarray((v[keep] / 7.0) if floats else v[keep])
+    wk = np.ascontiguousarray(s[keep].astype(np.int64))
+    C = int(cap[0])
+    dp_f, ch_f = _dp_table(vk, wk, C)
+    dp_s, ch_s = _dp_table.py_func(vk, wk, C)
+    assert np.array_equal(dp_f, dp_s) and np.array_equal(ch_f, ch_s)
+    for c in (C, C // 2, 0):
+        assert np.array_equal(_dp_reconstruct(ch_f, wk, c, len(vk)),
+                              _dp_reconstruct.py_func(ch_s, wk, c, len(vk)))
+
+
+def test_exact_mode_agrees_with_fractions_brute_force():
+    """Rational sizes scaled to integers: the exact kernel equals Fraction enumeration."""
+    sizes = [F(1, 3), F(2, 7), F(1, 2), F(3, 11)]
+    den = 3 * 7 * 2 * 11
+    W = np.array([int(s * den) for s in sizes])
+    v = np.array([7, 6, 10, 5], dtype=np.int64)
+    res = knapsack_bb(v, W, np.array([den]), exact=True)
+    best, _k = brute_max([7, 6, 10, 5], sizes, 1)
+    assert res.value == best
+    assert is_feasible(res.config.tolist(), sizes, 1)
