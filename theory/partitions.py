@@ -12,6 +12,7 @@ are extended here to distributions with atoms.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -26,6 +27,7 @@ __all__ = [
     "universal_partition",
     "quantile_partition",
     "type_probabilities",
+    "grid_partition",
 ]
 
 
@@ -220,3 +222,23 @@ def type_probabilities(dist: SizeDistribution, partition: Partition) -> list[Num
         raise ValueError(f"{partition} holds probability {float(total):.12g} of the "
                          "distribution, not 1: it does not cover the support")
     return probs
+
+
+def grid_partition(grid: int, lo: object = 0, hi: object = 1) -> Partition:
+    """Cells ``((i-1)/G, i/G]`` of a regular grid covering [lo, hi] (within [0, 1]).
+
+    With upper rounding every size becomes a multiple of 1/G, so a server's
+    configurations are those of an integer knapsack of capacity G: the grid
+    partition gives Theorem 1 brackets that are fast to solve for many small sizes
+    (PG21 Thm. 1 holds for every partition).
+    """
+    if isinstance(grid, bool) or not isinstance(grid, int) or grid < 1:
+        raise ValueError(f"grid must be a positive integer, got {grid!r}")
+    a, b = Fraction(to_number(lo, name="lo")), Fraction(to_number(hi, name="hi"))
+    if not 0 <= a < b <= 1:
+        raise ValueError(f"need 0 <= lo < hi <= 1, got {lo}, {hi}")
+    i0 = math.floor(a * grid)
+    i1 = math.ceil(b * grid)
+    cuts = [Fraction(i, grid) for i in range(i0, i1 + 1)]
+    return Partition([Cell(x, y) for x, y in zip(cuts, cuts[1:], strict=False)],
+                     name=f"grid(1/{grid})")

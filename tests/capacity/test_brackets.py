@@ -169,3 +169,26 @@ def test_auto_method_is_not_slower_than_column_generation():
     t_cg = time.perf_counter() - t0
     assert auto.value == pytest.approx(cg.value, rel=1e-9)
     assert t_auto < 5.0 + 50 * t_cg
+
+
+def test_grid_bracket_contains_the_exact_rho_star():
+    from capacity import rho_star
+    from capacity.brackets import grid_bracket
+    from theory import Discrete
+
+    d = Discrete(["0.123", "0.3457", "0.61"], ["1/3", "1/3", "1/3"])
+    exact = rho_star(d).value
+    for G in (10, 100, 1000):
+        lo, hi = grid_bracket(d, G, servers=2)
+        assert lo.certified and hi.certified
+        assert float(lo.lower) <= 2 * exact * (1 + 1e-9)
+        assert float(hi.upper) >= 2 * exact * (1 - 1e-9)
+
+
+def test_grid_partition_bracket_of_a_uniform():
+    from capacity.brackets import partition_bracket
+    from theory.partitions import grid_partition
+
+    d = Uniform("0.1", "0.9")
+    b = partition_bracket(d, grid_partition(50, *d.support()), servers=5)
+    assert b.certified and float(b.lo) <= 10 <= float(b.hi) + 1e-12

@@ -409,3 +409,16 @@ def test_quantile_partition_of_exact_mixture_is_exact():
     p = quantile_partition(m, 0)
     assert [c.hi for c in p.cells] == [F(1, 3), 1]
     assert type_probabilities(m, p) == [F(1, 2), F(1, 2)]
+
+
+def test_grid_partition_cells_and_refinement():
+    from theory.partitions import grid_partition
+
+    X = grid_partition(10, F(1, 100), F(19, 100))
+    assert [c.hi for c in X.cells][:2] == [F(1, 10), F(2, 10)]
+    assert X.cells[0].lo == 0 and X.cells[-1].hi == F(2, 10)
+    assert grid_partition(20, F(1, 100), F(19, 100)).refines(X)
+    with pytest.raises(ValueError):
+        grid_partition(0)
+    with pytest.raises(ValueError):
+        grid_partition(10, F(1, 2), F(1, 4))
