@@ -9,6 +9,7 @@ paper's bound; none asserts a stored answer.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -33,6 +34,8 @@ from theory import (
     reduced_configurations,
     universal_partition,
 )
+from theory.distributions import SizeDistribution
+from theory.numbers import Number
 
 F = Fraction
 
@@ -67,7 +70,7 @@ def check_def6(quick: bool) -> Verdict:
 
 
 # --------------------------------------------------------------------------- Thm. 1
-def _thm1_distributions(quick: bool) -> list[tuple[str, object, bool]]:
+def _thm1_distributions(quick: bool) -> list[tuple[str, SizeDistribution, bool]]:
     """(name, distribution, continuous?)"""
     out = [
         ("uniform[0.1,0.9]", Uniform("0.1", "0.9"), True),
@@ -93,7 +96,7 @@ def check_thm1(quick: bool) -> Verdict:
     ok = True
     evidence = []
     for name, dist, continuous in _thm1_distributions(quick):
-        brs = quantile_brackets(dist, levels, servers=L)  # type: ignore[arg-type]
+        brs = quantile_brackets(dist, levels, servers=L)
         los = [float(b.lo) for b in brs]
         his = [float(b.hi) for b in brs]
         order = all(lo <= hi * (1 + 1e-9) for lo, hi in zip(los, his, strict=True))
@@ -110,7 +113,7 @@ def check_thm1(quick: bool) -> Verdict:
         if continuous:
             # identity (40) on the paper's X^(n) (outer cut points 0 and 1)
             n = 2 if quick else 3
-            paper = quantile_brackets(dist, n, servers=L, tight=False, start=n)[0]  # type: ignore[arg-type]
+            paper = quantile_brackets(dist, n, servers=L, tight=False, start=n)[0]
             m = 2 ** (n + 1)
             predicted = float(lower_from_upper_quantile(paper.lower.value, L, m))
             err = abs(predicted - paper.upper.value) / paper.upper.value
@@ -160,7 +163,7 @@ def check_lemma2(quick: bool) -> Verdict:
 
 
 # --------------------------------------------------------------------------- Prop. 1
-def _prop1_refinement(J: int, den: int) -> tuple[list[Fraction], list[int]]:
+def _prop1_refinement(J: int, den: int) -> tuple[list[Number], list[int]]:
     """Finest grid refinement X of I restricted to (1/2^J, 1]: upper sizes and the I-cell
     of each X-cell."""
     I = universal_partition(J)
@@ -175,7 +178,7 @@ def _prop1_refinement(J: int, den: int) -> tuple[list[Fraction], list[int]]:
     return ups, owner
 
 
-def _prop1_violation(J: int, ups: list[Fraction], owner: list[int], QX: np.ndarray,
+def _prop1_violation(J: int, ups: Sequence[Number], owner: list[int], QX: np.ndarray,
                      KX: np.ndarray, KRED: np.ndarray) -> np.ndarray:
     """For rows of QX (queue vectors under X), the ratio max_RED <k,Q> / max_X <k,Q^X>."""
     agg = np.zeros((QX.shape[0], 2 * J), dtype=np.int64)
@@ -273,7 +276,7 @@ def check_lemma3(quick: bool) -> Verdict:
     rng = np.random.default_rng(3)
     n = 20 if quick else 300
     ok = True
-    lowest = (np.inf, None)
+    lowest: tuple[float, dict[str, object] | None] = (np.inf, None)
     for _ in range(n):
         J = int(rng.integers(2, 6))
         dist = _random_discrete(rng, lo=1 / 2**J + 1e-3, hi=1.0)
@@ -377,7 +380,9 @@ def check_prop2(quick: bool) -> Verdict:
                      "partitions_tried": tried, "max_upper_rounded": best_up,
                      "mixture_weights_at_max": best_weights,
                      "best_case_partition_value": up_best.value,
-                     "best_case_weights": sorted(round(t.weight, 12) for t in up_best.mixture)})
+                     # solver mixtures carry float weights
+                     "best_case_weights": sorted(round(float(t.weight), 12)
+                                                 for t in up_best.mixture)})
     # erratum PG21.Prop2.eq61: the printed weights (1/3, 1/3) do not support 4/3
     printed = prop2_mixture_weights(1 / 3, 1 / 3)
     corrected = prop2_mixture_weights(1 / 3, 2 / 3)
@@ -423,6 +428,7 @@ def check_dyadic(quick: bool) -> Verdict:
     J = 8 if quick else 12
     X = partition_from_cuts([F(0)] + [F(1, 2**j) for j in range(J, -1, -1)], name="dyadic")
     family = []
+    ratios: list[float] = []
     ok = True
     for j in range(1, J - 1):
         s = F(1, 2 ** (j + 1)) + F(1, 2 ** (2 * j + 4))  # just above 1/2^(j+1)
@@ -432,7 +438,7 @@ def check_dyadic(quick: bool) -> Verdict:
         ratio = up.value / rs.value
         family.append({"size": str(s), "rho_star": rs.value, "dyadic_upper_rounded": up.value,
                        "ratio": ratio})
-    ratios = [f["ratio"] for f in family]
+        ratios.append(ratio)
     ok &= all(r >= 0.5 - 1e-12 for r in ratios)
     ok &= all(a >= b - 1e-12 for a, b in zip(ratios, ratios[1:], strict=False))
     ok &= ratios[-1] - 0.5 < 0.01
