@@ -43,6 +43,8 @@ DEFAULT_LEVELS = 6
 #: grid of the default bracket for traces (thousands of distinct sizes)
 DEFAULT_TRACE_GRID = 2000
 DEFAULT_TRACE_GRID_2D = 200
+#: a trace with more distinct sizes than this is bracketed on the grid by default
+TRACE_EXACT_MAX_TYPES = 200
 #: Mixture configurations shown by the text report of ``rho-star``.
 TOP_CONFIGS = 5
 
@@ -419,8 +421,9 @@ def cmd_rho_star(args: argparse.Namespace) -> int:
     try:
         with _stdout_to_stderr(args.json):
             res = None
+            many = isinstance(inp.dist, Discrete) and len(inp.dist) > TRACE_EXACT_MAX_TYPES
             grid = args.grid if args.grid is not None else (
-                0 if inp.info["kind"] != "trace"
+                0 if inp.info["kind"] != "trace" or not many
                 else DEFAULT_TRACE_GRID if inp.dist.dim == 1 else DEFAULT_TRACE_GRID_2D)
             args.grid = grid
             if isinstance(inp.dist, Discrete) and grid > 0:
@@ -720,9 +723,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="also the reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3)")
     o.add_argument("--grid", type=int, metavar="G",
                    help=f"bracket rho* by rounding sizes up and down to multiples of 1/G "
-                        f"(PG21 Thm. 1 with grid cells; default for --trace "
-                        f"{DEFAULT_TRACE_GRID}, or {DEFAULT_TRACE_GRID_2D} for vectors; "
-                        f"0 = exact)")
+                        f"(PG21 Thm. 1 with grid cells; default for a --trace with more than "
+                        f"{TRACE_EXACT_MAX_TYPES} sizes: {DEFAULT_TRACE_GRID}, or "
+                        f"{DEFAULT_TRACE_GRID_2D} for vectors; 0 = exact)")
     o.add_argument("--finished-only", action="store_true",
                    help="google2011: keep only tasks that finished (PG21 VII-B)")
     o.add_argument("--json", action="store_true", help="print one JSON object on stdout")
