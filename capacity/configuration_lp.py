@@ -358,8 +358,10 @@ def solve_configuration_lp(
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
 
-    Raises ``ValueError`` for an unknown method, :class:`capacity._lp_highs.LPSolveError`
-    when HiGHS fails, ``RuntimeError`` when the pricing search cannot be completed.
+    Raises ``ValueError`` for an unknown method and :class:`capacity._lp_highs.LPSolveError`
+    when HiGHS fails. When the exact pricing search exceeds its budget, the result is
+    returned with ``certified=False``, the interval its certificate does prove, and a
+    message saying so.
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
@@ -398,7 +400,6 @@ def solve_configuration_lp(
         if stabilising:
             master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
-        unproven = False
         seen = {(c, k.tobytes()) for c, k in master.columns}
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
