@@ -4,6 +4,7 @@ quantile partitions X^(n) of Sec. VIII-A (extended to atoms)."""
 from fractions import Fraction as F
 
 import pytest
+from dist_strategies import exact_discretes, exact_mixtures, exact_uniforms, fracs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,33 +25,7 @@ FAST = settings(max_examples=30, deadline=None)
 # ------------------------------------------------------------------ strategies
 
 
-def fracs(lo, hi, den=64):
-    return st.fractions(min_value=lo, max_value=hi, max_denominator=den)
-
-
-@st.composite
-def exact_discretes(draw, max_types=4):
-    sizes = draw(st.lists(fracs(F(1, 64), 1), min_size=1, max_size=max_types))
-    ws = draw(st.lists(st.integers(1, 9), min_size=len(sizes), max_size=len(sizes)))
-    return Discrete(sizes, [F(w, sum(ws)) for w in ws])
-
-
-@st.composite
-def exact_uniforms(draw):
-    a = draw(fracs(0, F(15, 16)))
-    b = a + (1 - a) * draw(fracs(F(1, 16), 1))
-    return Uniform(a, b)
-
-
-@st.composite
-def exact_mixtures(draw):
-    u = draw(exact_uniforms())
-    d = draw(exact_discretes(max_types=3))
-    w = draw(st.integers(1, 7))
-    return Mixture([u, d], [F(w, 8), F(8 - w, 8)])
-
-
-any_exact_dist = st.one_of(exact_discretes(), exact_uniforms(), exact_mixtures())
+any_exact_dist = st.one_of(exact_discretes(max_types=4), exact_uniforms(), exact_mixtures())
 
 
 def universal_type(x, J):
