@@ -862,17 +862,7 @@ def collect_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
 def write_json(path: str | None, report: dict[str, Any]) -> None:
     if not path:
         return
-
-    def default(o: Any) -> Any:
-        if isinstance(o, Fraction):
-            return float(o)
-        if isinstance(o, np.integer):
-            return int(o)
-        if isinstance(o, np.floating):
-            return float(o)
-        if isinstance(o, np.ndarray):
-            return o.tolist()
-        return str(o)
+    from capacity.result import jsonable
 
     def clean(o: Any) -> Any:  # JSON has no inf/nan
         if isinstance(o, float) and not math.isfinite(o):
@@ -883,7 +873,7 @@ def write_json(path: str | None, report: dict[str, Any]) -> None:
             return [clean(v) for v in o]
         return o
 
-    Path(path).write_text(json.dumps(clean(report), indent=1, default=default) + "\n")
+    Path(path).write_text(json.dumps(clean(jsonable(report)), indent=1, default=str) + "\n")
     print(f"wrote {path}")
 
 

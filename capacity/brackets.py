@@ -32,12 +32,21 @@ __all__ = ["Bracket", "rounded_rho_star", "partition_bracket", "quantile_bracket
 
 @dataclass(frozen=True)
 class Bracket:
-    """rho*(X) rounded up (``lower``) and down (``upper``) for one partition X."""
+    """rho*(X) rounded up (``lower``) and down (``upper``) for one partition X
+    (a :class:`Partition`, or the name of a grid for vector sizes)."""
 
-    partition: Partition
+    partition: Partition | str
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
     upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
     lemma2: Number | None = None  # L / R-bar (PG21 Lemma 2), another upper bound
+
+    @property
+    def name(self) -> str:
+        return self.partition if isinstance(self.partition, str) else self.partition.name
+
+    @property
+    def upper_from(self) -> str:
+        return "lower-rounded LP" if self.hi == self.upper.upper else "PG21 Lemma 2"
 
     @property
     def lo(self) -> Number:
@@ -62,13 +71,13 @@ class Bracket:
 
     def as_dict(self) -> dict:
         return {
-            "partition": self.partition.name,
-            "cells": len(self.partition),
+            "partition": self.name,
+            "cells": None if isinstance(self.partition, str) else len(self.partition),
             "lower": float(self.lo),
             "upper": float(self.hi),
             "rho_upper_rounded": self.lower.value,
             "rho_lower_rounded": self.upper.value,
-            "upper_from": "lower-rounded LP" if self.hi == self.upper.upper else "PG21 Lemma 2",
+            "upper_from": self.upper_from,
             "relative_gap": self.gap,
             "certified": self.certified,
             "seconds": self.lower.seconds + self.upper.seconds,
@@ -137,16 +146,15 @@ def quantile_brackets(
 
 
 def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
-                 method: str = "auto") -> tuple[CapacityResult, CapacityResult]:
+                 method: str = "auto") -> Bracket:
     """rho* of a finite-type distribution bracketed on a grid of ``1/grid`` (capacity 1).
 
     Every size (every resource of a vector size) is rounded up, resp. down, to a
     multiple of 1/grid: the partition of PG21 Thm. 1 into grid cells, which keeps each
     side a valid bound (rounding up only removes configurations, rounding down only adds
-    them). Many types merge, and one-resource pricing becomes an exact dynamic program
-    over ``grid`` units, so the two LPs are fast even for a trace with thousands of
-    distinct sizes. Returns ``(lower_side, upper_side)``; the bracket is
-    ``lower_side.lower <= rho* <= upper_side.upper``.
+    them). Many types merge, and pricing becomes an exact dynamic program over the grid,
+    so the two LPs are fast even for a trace with hundreds of distinct sizes. The upper
+    end is also capped by Lemma 2 (in every resource).
     """
     g = positive_int(grid, name="grid")
     positive_int(servers, name="servers")
@@ -159,10 +167,11 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
             if any(v > 0 for v in r):
                 merged[r] = merged.get(r, 0) + p
         keys = sorted(merged)
-        rows = [list(k) for k in keys]
-        lp = ConfigurationLP.build(rows, [merged[k] for k in keys], [(1, servers)])
+        lp = ConfigurationLP.build([list(k) for k in keys], [merged[k] for k in keys],
+                                   [(1, servers)])
         sides.append(solve_configuration_lp(lp, method=method))
-    return sides[0], sides[1]
+    return Bracket(f"grid(1/{g})", sides[0], sides[1],
+                   mean_size_bound(servers, dist, [1] * dist.dim if dist.dim > 1 else 1))
 
 
 def _round_to_grid(v: Number, grid: int, up: bool) -> Fraction:

@@ -15,14 +15,12 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import cast
-
-import numpy as np
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
+from theory.bounds import mean_size_bound
 from theory.distributions import Discrete
-from theory.numbers import Number, positive_int
+from theory.numbers import positive_int
 
 __all__ = ["rho_star", "bin_packing_lp"]
 
@@ -67,14 +65,7 @@ def rho_star(
         dist = Discrete(list(sizes), None if probs is None else list(probs))
     lp = ConfigurationLP.build(dist.sizes, dist.probs, [(capacity, L)])
     res = solve_configuration_lp(lp, method=method, certify_result=certify)
-    mean = dist.mean()
-    caps = lp.caps[0]
-    bound: Number
-    if dist.dim == 1:
-        bound = L * caps[0] / cast(Number, mean)  # a scalar mean for one resource
-    else:
-        # a vector of per-resource means for several resources
-        bound = min(L * caps[d] / m for d, m in enumerate(cast(np.ndarray, mean)) if m > 0)
+    bound = mean_size_bound(L, dist, capacity if dist.dim == 1 else lp.caps[0])
     res.extra["lemma2_bound"] = bound
     return res
 

@@ -350,55 +350,46 @@ def _bracket(inp: _Input, args: argparse.Namespace) -> dict[str, Any]:
         # the lower bound is proven by a mixture of upper-rounded types, the upper one
         # by prices on the lower-rounded types (PG21 Thm. 1, first step of its proof)
         "mixture": [t.as_dict(lo_b.lower.sizes) for t in lo_b.lower.mixture],
-        "mixture_of": f"upper-rounded types of {lo_b.partition.name}",
+        "mixture_of": f"upper-rounded types of {lo_b.name}",
         "dual": hi_b.upper.dual,
         "dual_sizes": hi_b.upper.sizes,
-        "dual_of": f"lower-rounded types of {hi_b.partition.name}",
+        "dual_of": f"lower-rounded types of {hi_b.name}",
         "lemma2_bound": mean_size_bound(args.servers, inp.dist),
     }
 
 
 def _grid(inp: _Input, args: argparse.Namespace) -> dict[str, Any]:
     from capacity.brackets import grid_bracket
-    from theory.bounds import mean_size_bound
 
     if not _is_one(inp.capacity) and inp.capacity != ("1", "1"):
         raise UsageError("--grid brackets sizes normalised to capacity 1")
-    lo, hi = grid_bracket(inp.dist, args.grid, servers=args.servers)
-    out = {
-        "lower": lo.lower,
-        "upper": hi.upper,
-        "lower_exact": _exact(lo.lower),
-        "upper_exact": _exact(hi.upper),
-        "relative_gap": (float(hi.upper) - float(lo.lower)) / float(hi.upper),
+    b = grid_bracket(inp.dist, args.grid, servers=args.servers)
+    return {
+        "lower": b.lo,
+        "upper": b.hi,
+        "lower_exact": _exact(b.lo),
+        "upper_exact": _exact(b.hi),
+        "upper_from": "grid rounded down" if b.upper_from == "lower-rounded LP"
+        else b.upper_from,
+        "relative_gap": b.gap,
         "bracket": True,
-        "certified": lo.certified and hi.certified,
+        "certified": b.certified,
         "servers": args.servers,
         "method": f"grid-bracket (1/{args.grid})",
-        "lp_method": lo.method,
+        "lp_method": b.lower.method,
         "grid": args.grid,
-        "types_rounded_up": len(lo.sizes),
-        "types_rounded_down": len(hi.sizes),
+        "types_rounded_up": len(b.lower.sizes),
+        "types_rounded_down": len(b.upper.sizes),
         # PG21 Thm. 1 with grid cells: sizes rounded up give the lower bound (mixture),
         # sizes rounded down give the upper bound (dual prices)
-        "mixture": [t.as_dict(lo.sizes) for t in lo.mixture],
+        "mixture": [t.as_dict(b.lower.sizes) for t in b.lower.mixture],
         "mixture_of": "sizes rounded up to the grid",
-        "dual": hi.dual,
-        "dual_sizes": hi.sizes,
+        "dual": b.upper.dual,
+        "dual_sizes": b.upper.sizes,
         "dual_of": "sizes rounded down to the grid",
-        "seconds": lo.seconds + hi.seconds,
+        "seconds": b.lower.seconds + b.upper.seconds,
+        "lemma2_bound": b.lemma2,
     }
-    out["upper_from"] = "grid rounded down"
-    # Lemma 2 (rho* <= L / R-bar, in every resource) is also a proven upper bound
-    if inp.dist.dim == 1:
-        lemma2 = mean_size_bound(args.servers, inp.dist)
-    else:
-        lemma2 = min(args.servers / m for m in inp.dist.mean() if m > 0)
-    out["lemma2_bound"] = lemma2
-    if lemma2 < out["upper"]:
-        out.update(upper=lemma2, upper_exact=_exact(lemma2), upper_from="PG21 Lemma 2",
-                   relative_gap=(float(lemma2) - float(lo.lower)) / float(lemma2))
-    return out
 
 
 def cmd_rho_star(args: argparse.Namespace) -> int:

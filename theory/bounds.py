@@ -10,6 +10,8 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
+import numpy as np
+
 from theory.distributions import SizeDistribution
 from theory.numbers import Number, positive_int, to_number
 
@@ -56,9 +58,24 @@ def _mean(dist_or_mean: SizeDistribution | object) -> Number:
     return m
 
 
-def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object) -> Number:
-    """rho* <= L / R-bar (PG21 Lemma 2): servers cannot hold more than L units of size."""
-    return _check_servers(L) / _mean(dist_or_mean)
+def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
+                    capacity: object = 1) -> Number:
+    """rho* <= L C / R-bar (PG21 Lemma 2): servers cannot hold more than L C units of size.
+
+    For vector sizes (PG18) the bound holds in every resource:
+    rho* <= min_d L C_d / R-bar_d over the resources with a positive mean.
+    """
+    L = _check_servers(L)
+    m = dist_or_mean.mean() if isinstance(dist_or_mean, SizeDistribution) else dist_or_mean
+    if isinstance(m, np.ndarray | list | tuple):
+        means = [to_number(v, name="mean size") for v in m]
+        caps = ([to_number(c, name="capacity") for c in capacity]
+                if isinstance(capacity, list | tuple | np.ndarray) else
+                [to_number(capacity, name="capacity")] * len(means))
+        if len(caps) != len(means) or not any(v > 0 for v in means):
+            raise ValueError("vector mean needs a positive entry and a matching capacity")
+        return min(L * c / v for v, c in zip(means, caps, strict=True) if v > 0)
+    return L * to_number(capacity, name="capacity") / _mean(m)
 
 
 def bfjs_guarantee(L: int, dist_or_mean: SizeDistribution | object) -> Number:

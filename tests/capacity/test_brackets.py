@@ -179,10 +179,12 @@ def test_grid_bracket_contains_the_exact_rho_star():
     d = Discrete(["0.123", "0.3457", "0.61"], ["1/3", "1/3", "1/3"])
     exact = rho_star(d).value
     for G in (10, 100, 1000):
-        lo, hi = grid_bracket(d, G, servers=2)
-        assert lo.certified and hi.certified
+        b = grid_bracket(d, G, servers=2)
+        lo, hi = b.lower, b.upper
+        assert lo.certified and hi.certified and b.certified
         assert float(lo.lower) <= 2 * exact * (1 + 1e-9)
         assert float(hi.upper) >= 2 * exact * (1 - 1e-9)
+        assert float(b.lo) <= 2 * exact * (1 + 1e-9) <= float(b.hi) * (1 + 2e-9)
 
 
 def test_grid_partition_bracket_of_a_uniform():

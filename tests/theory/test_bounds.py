@@ -69,7 +69,6 @@ def test_lemma_2_is_attained_by_the_prop2_distribution():
         (1, "-0.5", "positive"),
         (1, float("nan"), "finite"),
         (1, "abc", "not a number"),
-        (1, Discrete([("0.1", "0.2")]), "cannot read"),
     ],
 )
 def test_lemma_2_and_thm_2_validation(L, mean, pattern):
@@ -427,3 +426,12 @@ def test_prop2_validation(L):
     for f in (prop2_rho_star, prop2_upper_rounded_limit):
         with pytest.raises(ValueError):
             f(L)
+
+
+def test_lemma_2_in_every_resource_for_vector_sizes():
+    """PG18 generalisation: rho* <= min_d L C_d / R-bar_d."""
+    d = Discrete([("0.1", "0.2")])
+    assert mean_size_bound(1, d) == 5
+    assert mean_size_bound(2, d, ["1", "0.5"]) == F(5, 1)
+    with pytest.raises(ValueError, match="capacity"):
+        mean_size_bound(1, d, ["1", "1", "1"])
