@@ -1,0 +1,49 @@
+"""Simulators and the papers' scheduling policies.
+
+Shared core (every model family): :class:`Workload` (jobs: arrival, demand, service,
+weight), :class:`Cluster` (server capacities, heterogeneous allowed),
+:class:`SimulationResult` (series, per-job and per-server metrics, summary),
+:func:`check_slotted_run` (invariants), :func:`spawn_seeds`, :func:`judge_stability`
+(the stability verdict), :func:`sweep` and :func:`critical_load`.
+
+Families: :mod:`policies.slotted` (PG21 slotted single-resource model).
+"""
+
+from policies.cluster import Cluster
+from policies.invariants import InvariantReport, check_slotted_run
+from policies.metrics import SimulationResult
+from policies.seeding import spawn_seeds
+from policies.slotted import (
+    BFJ,
+    BFJS,
+    BFS,
+    FIFOFF,
+    VQS,
+    VQSBF,
+    BuiltinPolicy,
+    PartitionMaxWeight,
+    SlotState,
+    SlottedPolicy,
+    simulate,
+)
+from policies.stability import StabilityVerdict, judge_stability
+from policies.workload import (
+    BernoulliArrivals,
+    DeterministicService,
+    EmpiricalService,
+    GeometricService,
+    PoissonArrivals,
+    Workload,
+    google2011_workload,
+    slotted_workload,
+    trace_workload,
+)
+
+__all__ = [
+    "Cluster", "InvariantReport", "check_slotted_run", "SimulationResult", "spawn_seeds",
+    "BFJ", "BFS", "BFJS", "VQS", "VQSBF", "FIFOFF", "PartitionMaxWeight", "BuiltinPolicy",
+    "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability",
+    "Workload", "PoissonArrivals", "BernoulliArrivals", "GeometricService",
+    "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
+    "google2011_workload",
+]

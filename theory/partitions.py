@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from theory.distributions import SizeDistribution
 from theory.numbers import Number, to_number
 
@@ -115,6 +117,38 @@ class Partition:
                 return j
         raise ValueError(f"size {x} lies outside the partition ({self.lo}, {self.hi}]")
 
+    def classify(self, values: object, scale: object = 1) -> np.ndarray:
+        """Cell index of every float in ``values / scale``, exactly, vectorised.
+
+        ``scale`` is the server capacity when sizes are in capacity units: the cell
+        limits are multiplied by it in exact arithmetic, so no size is divided and
+        a size on a cell boundary lands in the right cell. Raises for values outside
+        the partition.
+        """
+        x = np.asarray(values, dtype=np.float64)
+        c = to_number(scale, name="scale")
+        if not c > 0:
+            raise ValueError(f"scale must be positive, got {scale!r}")
+        tops = []
+        for j in self._order:
+            cell = self.cells[j]
+            b = Fraction(cell.hi) * Fraction(c)
+            f = _float_at_most(b)
+            if not cell.hi_closed and Fraction(f) == b:
+                f = float(np.nextafter(f, -np.inf))
+            tops.append(f)
+        pos = np.searchsorted(np.array(tops), x, side="left")
+        lo = Fraction(self.lo) * Fraction(c)
+        low_f = _float_at_most(lo)
+        if self.lo_closed and Fraction(low_f) != lo:
+            low_f = float(np.nextafter(low_f, np.inf))
+        bad = (pos >= len(tops)) | ~np.isfinite(x)
+        bad |= (x < low_f) if self.lo_closed else (x <= low_f)
+        if np.any(bad):
+            v = x[bad][0]
+            raise ValueError(f"size {v} lies outside the partition ({self.lo}, {self.hi}] x {c}")
+        return np.asarray(self._order, dtype=np.int64)[pos]
+
     def refines(self, other: Partition) -> bool:
         """True when every cell of ``self`` lies inside one cell of ``other``."""
         for c in self.cells:
@@ -128,6 +162,14 @@ class Partition:
             if not inside:
                 return False
         return True
+
+
+def _float_at_most(b: Fraction) -> float:
+    """The largest float <= b."""
+    f = float(b)
+    if Fraction(f) > b:
+        f = float(np.nextafter(f, -np.inf))
+    return f
 
 
 def partition_from_cuts(cuts: Sequence[object], name: str = "cuts") -> Partition:

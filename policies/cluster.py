@@ -1,0 +1,67 @@
+"""The cluster: servers and their capacities (PG21 Sec. II, PG18 Sec. II, XLL21 Sec. III).
+
+Capacities are vectors, one entry per resource; the single-resource papers are the
+length-1 case. Servers may be heterogeneous (PG18 Sec. II, XLL21; PG21 Sec. IX
+notes BF-J/S needs no change for heterogeneous servers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Cluster"]
+
+
+@dataclass(frozen=True, eq=False)
+class Cluster:
+    """``L`` servers; ``capacity[l, d]`` is server l's capacity in resource d."""
+
+    capacity: np.ndarray
+
+    def __post_init__(self) -> None:
+        c = np.array(self.capacity, dtype=np.float64)
+        if c.ndim == 1:
+            c = c[:, None]
+        if c.ndim != 2 or c.shape[0] == 0 or c.shape[1] == 0:
+            raise ValueError(f"capacities must be a non-empty (servers, resources) array, got shape {c.shape}")
+        if not np.all(np.isfinite(c)) or np.any(c <= 0):
+            raise ValueError("server capacities must be positive and finite")
+        c.setflags(write=False)
+        object.__setattr__(self, "capacity", c)
+
+    @classmethod
+    def identical(cls, servers: int, capacity: float | Sequence[float] = 1.0) -> Cluster:
+        """``servers`` servers of the same capacity (scalar or one value per resource)."""
+        if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 1:
+            raise ValueError(f"the number of servers must be a positive integer, got {servers!r}")
+        cap = np.atleast_1d(np.asarray(capacity, dtype=np.float64))
+        return cls(np.tile(cap, (int(servers), 1)))
+
+    @property
+    def servers(self) -> int:
+        return int(self.capacity.shape[0])
+
+    @property
+    def resources(self) -> int:
+        return int(self.capacity.shape[1])
+
+    @property
+    def homogeneous(self) -> bool:
+        return bool(np.all(self.capacity == self.capacity[0]))
+
+    def scalar_capacities(self) -> np.ndarray:
+        """Capacities of a single-resource cluster as a 1-D array (errors otherwise)."""
+        if self.resources != 1:
+            raise ValueError(
+                f"this model is single-resource (PG21 Sec. II) but the cluster has "
+                f"{self.resources} resources"
+            )
+        return self.capacity[:, 0]
+
+    def __repr__(self) -> str:
+        if self.homogeneous:
+            return f"Cluster.identical({self.servers}, {self.capacity[0].tolist()})"
+        return f"Cluster({self.capacity.tolist()})"

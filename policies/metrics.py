@@ -1,0 +1,127 @@
+"""The result of a simulation: time series, per-job and per-server metrics, summary.
+
+One format for every model family (DESIGN.md): arrays, a JSON-ready summary with the
+CLI keys (``verdict``, ``mean_queue``, ``mean_queued_resource``, ``final_queue``,
+``jobs``, ``seconds``, ``invariants_ok``), and a tidy per-slot DataFrame on request.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from policies.invariants import InvariantReport
+from policies.stability import StabilityVerdict, judge_stability
+
+__all__ = ["SimulationResult"]
+
+
+@dataclass(frozen=True, eq=False)
+class SimulationResult:
+    """A finished run.
+
+    Series (one entry per slot, measured after scheduling): ``queue_length`` (jobs
+    waiting, PG21's Q(t+1)), ``queued_resource`` (their total size) and
+    ``busy_resource`` (total size in service). Per job: ``arrival``, ``start`` and
+    ``server`` (-1 if not started). Per server: ``occupancy`` (mean load / capacity)
+    and ``half_full_fraction`` (fraction of slots with load >= capacity / 2, PG21
+    Lemma 1). Time averages skip the first ``warmup`` slots.
+    """
+
+    policy: str
+    slots: int
+    warmup: int
+    queue_length: np.ndarray
+    queued_resource: np.ndarray
+    busy_resource: np.ndarray
+    arrival: np.ndarray
+    start: np.ndarray
+    server: np.ndarray
+    occupancy: np.ndarray
+    half_full_fraction: np.ndarray
+    work_rate: float
+    seconds: float
+    invariants: InvariantReport | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def jobs(self) -> int:
+        """Jobs that arrived within the horizon."""
+        return int(np.count_nonzero(self.arrival < self.slots))
+
+    @property
+    def started(self) -> int:
+        return int(np.count_nonzero(self.start >= 0))
+
+    @property
+    def waiting_times(self) -> np.ndarray:
+        """Slots between arrival and start, for every started job."""
+        s = self.start >= 0
+        return self.start[s] - self.arrival[s]
+
+    @property
+    def mean_queue(self) -> float:
+        return float(self.queue_length[self.warmup:].mean()) if self.slots > self.warmup else 0.0
+
+    @property
+    def mean_queued_resource(self) -> float:
+        q = self.queued_resource[self.warmup:]
+        return float(q.mean()) if q.size else 0.0
+
+    @property
+    def final_queue(self) -> int:
+        return int(self.queue_length[-1]) if self.slots else 0
+
+    @property
+    def invariants_ok(self) -> bool | None:
+        return None if self.invariants is None else self.invariants.ok
+
+    @cached_property
+    def stability(self) -> StabilityVerdict:
+        """The toolkit's stability verdict on the queued resource (policies.stability)."""
+        return judge_stability(
+            self.queued_resource, arrival_work_rate=self.work_rate if self.work_rate > 0
+            else None, warmup=self.warmup,
+        )
+
+    @property
+    def verdict(self) -> str:
+        return self.stability.verdict
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
+        w = self.waiting_times
+        return {
+            "policy": self.policy,
+            "verdict": self.verdict,
+            "mean_queue": self.mean_queue,
+            "mean_queued_resource": self.mean_queued_resource,
+            "final_queue": self.final_queue,
+            "jobs": self.jobs,
+            "started": self.started,
+            "mean_wait": float(w.mean()) if w.size else None,
+            "mean_occupancy": float(self.occupancy.mean()),
+            "min_half_full_fraction": float(self.half_full_fraction.min()),
+            "slots": self.slots,
+            "warmup": self.warmup,
+            "seconds": self.seconds,
+            "invariants_ok": self.invariants_ok,
+            "invariant_violations": [] if self.invariants is None
+            else list(self.invariants.violations),
+            "stability": self.stability.as_dict(),
+            "params": dict(self.params),
+        }
+
+    def to_frame(self):  # noqa: ANN201 - pandas is optional
+        """Per-slot tidy DataFrame (needs pandas): slot, queue_length, queued_resource, busy."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame needs pandas: pip install pandas") from e
+        return pd.DataFrame({
+            "slot": np.arange(self.slots), "queue_length": self.queue_length,
+            "queued_resource": self.queued_resource, "busy_resource": self.busy_resource,
+        })

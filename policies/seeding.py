@@ -1,0 +1,23 @@
+"""Seeds for simulations (DESIGN.md, "Randomness and reproducibility").
+
+Every stochastic function takes ``seed`` (an int, a ``numpy.random.Generator`` or
+``None``); replications and sweep points draw independent streams from
+``numpy.random.SeedSequence.spawn``, so the same seed gives the same numbers
+whether the runs are done serially or in parallel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from theory.distributions import as_rng
+
+__all__ = ["as_rng", "spawn_seeds"]
+
+
+def spawn_seeds(seed: int | np.random.SeedSequence | None, n: int) -> list[np.random.SeedSequence]:
+    """``n`` independent child seed sequences of ``seed`` (``SeedSequence.spawn``)."""
+    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"the number of streams must be a non-negative integer, got {n!r}")
+    root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return list(root.spawn(int(n)))

@@ -1,0 +1,587 @@
+"""Compiled event loop of the PG21 slotted model and the built-in policies.
+
+One slot t = 0, 1, ..., T-1 (PG21 Sec. II) is: (1) the jobs with arrival slot t join
+the queue; (2) the policy schedules; (3) the queue is recorded; (4) every job whose
+last service slot is t leaves (in increasing job id, which fixes the float rounding
+of the server loads; a server left with no job gets load exactly 0).
+
+A job j fits server l iff ``size[j] <= cap[l] - load[l] + eps`` with
+``eps = FEASIBILITY_RTOL * max(cap)`` (the toolkit's one feasibility tolerance).
+
+Data structures (all exact reformulations of the papers' linear scans):
+
+* queued jobs by size: sizes are rank-compressed once; a count tree over ranks answers
+  "the largest queued job of size <= r" (BF-S, PG21 IV-A) in O(log n), with FIFO
+  lists per rank (ties go to the earliest arrival); a range restriction gives the
+  same query inside one virtual queue (VQS-BF step ii, PG21 VI);
+* queued jobs by arrival: a min-size tree over job ids answers "the first queued job
+  that fits somewhere" (BF-J, FIFO-FF with skipping);
+* virtual queues: per-type FIFO lists with lazy deletion (head-of-line, PG21 V-B);
+* servers: an array sorted by (residual, index) for best fit, and a max-residual tree
+  over indices for first fit and for "the next server, in index order, that some
+  job can still enter".
+
+Policies that the paper runs on every server every slot (BF-S, VQS-BF) are run only
+on servers where the outcome can differ from "do nothing": servers with a departure
+in the previous slot, and servers some newly arrived job fits. After a server is
+processed no queued job fits it, and until its next departure its residual does not
+grow, so only new arrivals can enter it: the result is identical to the literal
+all-servers loop, in the same server order.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+BFJ, BFS, BFJS, VQS, VQSBF, FIFOFF, FIFOFF_SKIP, MAXWEIGHT = range(8)
+
+NOT_ARRIVED, QUEUED, STARTED = 0, 1, 2
+
+
+# -- trees -----------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _pow2(n):
+    p = 1
+    while p < n:
+        p *= 2
+    return p
+
+
+@njit(cache=True)
+def _count_add(tree, P, i, d):
+    node = i + P
+    while node >= 1:
+        tree[node] += d
+        node >>= 1
+
+
+@njit(cache=True)
+def _rightmost_nonzero(tree, P, hi):
+    """Largest leaf index <= hi with a positive count, or -1."""
+    if hi < 0:
+        return -1
+    node = hi + P
+    if tree[node] > 0:
+        return hi
+    while node > 1:
+        if (node & 1) == 1 and tree[node - 1] > 0:
+            node -= 1
+            while node < P:
+                node = 2 * node + 1 if tree[2 * node + 1] > 0 else 2 * node
+            return node - P
+        node >>= 1
+    return -1
+
+
+@njit(cache=True)
+def _max_set(tree, P, i, v):
+    node = i + P
+    tree[node] = v
+    node >>= 1
+    while node >= 1:
+        a = tree[2 * node]
+        b = tree[2 * node + 1]
+        tree[node] = a if a >= b else b
+        node >>= 1
+
+
+@njit(cache=True)
+def _leftmost_geq(tree, P, i, x):
+    """Smallest leaf index >= i whose value is >= x, or -1 (max tree)."""
+    if i >= P:
+        return -1
+    node = i + P
+    if tree[node] >= x:
+        return i
+    while node > 1:
+        if (node & 1) == 0 and tree[node + 1] >= x:
+            node += 1
+            while node < P:
+                node = 2 * node if tree[2 * node] >= x else 2 * node + 1
+            return node - P
+        node >>= 1
+    return -1
+
+
+@njit(cache=True)
+def _min_set(tree, P, i, v):
+    node = i + P
+    tree[node] = v
+    node >>= 1
+    while node >= 1:
+        a = tree[2 * node]
+        b = tree[2 * node + 1]
+        tree[node] = a if a <= b else b
+        node >>= 1
+
+
+@njit(cache=True)
+def _leftmost_leq(tree, P, x):
+    """Smallest leaf index whose value is <= x, or -1 (min tree)."""
+    if tree[1] > x:
+        return -1
+    node = 1
+    while node < P:
+        node = 2 * node if tree[2 * node] <= x else 2 * node + 1
+    return node - P
+
+
+# -- the state -------------------------------------------------------------------------
+
+#: Every array of the simulation, passed around as one (numba-typed) named tuple.
+State = namedtuple(
+    "State",
+    [
+        # inputs
+        "size", "duration", "cap", "eps", "rank", "rank_vals", "jtype", "T",
+        "cfg_k", "cfg_main", "cfg_k1", "track_jobs",
+        # queue
+        "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
+        "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
+        # servers
+        "load", "load1", "njobs", "tcount", "cfg", "srt", "spos", "sres", "mtree", "PL",
+        # calendar
+        "dhead", "dnext",
+        # outputs
+        "start", "server", "acc_from", "half", "half_slots", "area",
+    ],
+)
+
+
+@njit(cache=True)
+def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
+                cfg_main, cfg_k1, track_jobs, out_start, out_server, out_half, out_area):
+    n = arrival.shape[0]
+    L = cap.shape[0]
+    R = rank_vals.shape[0]
+    PR = _pow2(max(R, 1))
+    PN = _pow2(max(n, 1)) if track_jobs else 1
+    order = np.argsort(jtype, kind="mergesort").astype(np.int64)
+    tstart = np.zeros(ntypes + 1, np.int64)
+    for j in range(n):
+        tstart[jtype[j] + 1] += 1
+    for k in range(ntypes):
+        tstart[k + 1] += tstart[k]
+    tlo = np.full(ntypes, R, np.int64)
+    thi = np.full(ntypes, -1, np.int64)
+    for j in range(n):
+        k = jtype[j]
+        tlo[k] = min(tlo[k], rank[j])
+        thi[k] = max(thi[k], rank[j])
+    PL = _pow2(L)
+    mtree = np.full(2 * PL, -np.inf)
+    for l in range(L):
+        _max_set(mtree, PL, l, cap[l])
+    srt = np.argsort(cap, kind="mergesort").astype(np.int64)  # by (residual, index)
+    sres = np.empty(L)
+    spos = np.empty(L, np.int64)
+    for p in range(L):
+        sres[p] = cap[srt[p]]
+        spos[srt[p]] = p
+    return State(
+        size, duration, cap, eps, rank, rank_vals, jtype, T, cfg_k, cfg_main, cfg_k1,
+        track_jobs,
+        np.zeros(n, np.int8), np.zeros(2 * PR, np.int64), PR,
+        np.full(max(R, 1), -1, np.int64), np.full(max(R, 1), -1, np.int64),
+        np.full(n, -1, np.int64), np.full(2 * PN, np.inf), PN,
+        order, tstart, tstart[:-1].copy(), np.zeros(ntypes, np.int64), tlo, thi,
+        np.zeros(2),
+        np.zeros(L), np.zeros(L), np.zeros(L, np.int64), np.zeros((L, ntypes), np.int64),
+        np.full(L, -1, np.int64), srt, spos, sres, mtree, PL,
+        np.full(T, -1, np.int64), np.full(n, -1, np.int64),
+        out_start, out_server, np.zeros(L, np.int64), cap / 2.0, out_half, out_area,
+    )
+
+
+@njit(cache=True)
+def _kahan_add(acc, x):
+    """Neumaier-compensated acc[0] += x (acc[1] holds the compensation)."""
+    s = acc[0]
+    t = s + x
+    if abs(s) >= abs(x):
+        acc[1] += (s - t) + x
+    else:
+        acc[1] += (x - t) + s
+    acc[0] = t
+
+
+@njit(cache=True)
+def _server_update(S, l):
+    """Re-key server l after its load changed: sorted (residual, index) and max tree."""
+    r = S.cap[l] - S.load[l]
+    srt, sres, spos = S.srt, S.sres, S.spos
+    p = spos[l]
+    L = srt.shape[0]
+    while p > 0 and (r < sres[p - 1] or (r == sres[p - 1] and srt[p - 1] > l)):
+        srt[p] = srt[p - 1]
+        sres[p] = sres[p - 1]
+        spos[srt[p]] = p
+        p -= 1
+    while p < L - 1 and (r > sres[p + 1] or (r == sres[p + 1] and srt[p + 1] < l)):
+        srt[p] = srt[p + 1]
+        sres[p] = sres[p + 1]
+        spos[srt[p]] = p
+        p += 1
+    srt[p] = l
+    sres[p] = r
+    spos[l] = p
+    _max_set(S.mtree, S.PL, l, r)
+
+
+@njit(cache=True)
+def _room(S, l):
+    return S.cap[l] - S.load[l] + S.eps
+
+
+@njit(cache=True)
+def _best_fit(S, s):
+    """Server with the least residual that still fits size s (ties: lowest index)."""
+    p = np.searchsorted(S.sres, s - S.eps, side="left")
+    if p >= S.srt.shape[0]:
+        return -1
+    return S.srt[p]
+
+
+@njit(cache=True)
+def _first_fit(S, s, i=0):
+    """Lowest-index server >= i that fits size s, or -1."""
+    return _leftmost_geq(S.mtree, S.PL, i, s - S.eps)
+
+
+@njit(cache=True)
+def _account(S, l, s):
+    """Credit server l's current load to slots acc_from[l]..s-1 (occupancy metrics)."""
+    d = s - S.acc_from[l]
+    if d > 0:
+        S.area[l] += d * S.load[l]
+        if S.load[l] >= S.half[l] - S.eps:
+            S.half_slots[l] += d
+        S.acc_from[l] = s
+
+
+@njit(cache=True)
+def _enqueue(S, j):
+    S.state[j] = QUEUED
+    r = S.rank[j]
+    if S.rhead[r] < 0:
+        S.rhead[r] = j
+    else:
+        S.rnext[S.rtail[r]] = j
+    S.rtail[r] = j
+    _count_add(S.rtree, S.PR, r, 1)
+    S.qcnt[S.jtype[j]] += 1
+    if S.track_jobs:
+        _min_set(S.jtree, S.PN, j, S.size[j])
+    _kahan_add(S.qacc, S.size[j])
+
+
+@njit(cache=True)
+def _place(S, j, l, t):
+    """Start job j on server l in slot t (it leaves at the end of t + duration - 1)."""
+    s = S.size[j]
+    S.state[j] = STARTED
+    r = S.rank[j]
+    _count_add(S.rtree, S.PR, r, -1)
+    if S.rhead[r] == j:
+        S.rhead[r] = S.rnext[j]
+    S.qcnt[S.jtype[j]] -= 1
+    if S.track_jobs:
+        _min_set(S.jtree, S.PN, j, np.inf)
+    _kahan_add(S.qacc, -s)
+    _account(S, l, t)
+    S.load[l] += s
+    if S.jtype[j] == 1:
+        S.load1[l] += s
+    S.njobs[l] += 1
+    S.tcount[l, S.jtype[j]] += 1
+    S.start[j] = t
+    S.server[j] = l
+    e = t + S.duration[j] - 1
+    if e < S.T:
+        S.dnext[j] = S.dhead[e]
+        S.dhead[e] = j
+    _server_update(S, l)
+
+
+@njit(cache=True)
+def _depart(S, j, t):
+    l = S.server[j]
+    _account(S, l, t + 1)
+    s = S.size[j]
+    S.load[l] -= s
+    if S.jtype[j] == 1:
+        S.load1[l] -= s
+    S.njobs[l] -= 1
+    S.tcount[l, S.jtype[j]] -= 1
+    if S.njobs[l] == 0:
+        S.load[l] = 0.0
+        S.load1[l] = 0.0
+    return l
+
+
+@njit(cache=True)
+def _largest_fitting(S, lo, hi, room):
+    """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
+    top = np.searchsorted(S.rank_vals, room, side="right") - 1
+    if top > hi:
+        top = hi
+    r = _rightmost_nonzero(S.rtree, S.PR, top)
+    if r < lo or r < 0:
+        return -1
+    j = S.rhead[r]
+    while S.state[j] != QUEUED:
+        j = S.rnext[j]
+    S.rhead[r] = j
+    return j
+
+
+@njit(cache=True)
+def _bfs_fill(S, l, t, lo, hi, limit):
+    """BF-S on server l (PG21 IV-A): the largest fitting queued job, repeatedly.
+
+    Only ranks in [lo, hi]; at most ``limit`` placements. Returns the number placed.
+    """
+    placed = 0
+    while placed < limit:
+        j = _largest_fitting(S, lo, hi, _room(S, l))
+        if j < 0:
+            break
+        _place(S, j, l, t)
+        placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _hol(S, typ):
+    """Head-of-line job of VQ_typ (earliest queued arrival), or -1 if empty."""
+    p = S.thead[typ]
+    end = S.tstart[typ + 1]
+    while p < end and S.state[S.order[p]] == STARTED:
+        p += 1
+    S.thead[typ] = p
+    if p < end and S.state[S.order[p]] == QUEUED:
+        return S.order[p]
+    return -1
+
+
+@njit(cache=True)
+def _argmax_config(S):
+    """Max-weight configuration, PG21 eq. (20): argmax <k, Q>; first row on ties."""
+    best = 0
+    bw = -1
+    for c in range(S.cfg_k.shape[0]):
+        w = 0
+        for typ in range(S.cfg_k.shape[1]):
+            w += S.cfg_k[c, typ] * S.qcnt[typ]
+        if w > bw:
+            bw = w
+            best = c
+    return best
+
+
+@njit(cache=True)
+def _vqs_server(S, l, t):
+    """VQS on server l (PG21 V-B): renew when empty, then steps (i)-(ii)."""
+    if S.njobs[l] == 0:
+        S.cfg[l] = _argmax_config(S)
+    k = S.cfg[l]
+    placed = 0
+    room = S.cap[l]
+    if S.cfg_k1[k]:
+        # (i) 2/3 of the capacity is reserved for one job of VQ_1
+        room = S.cap[l] / 3.0
+        if S.tcount[l, 1] == 0:
+            j = _hol(S, 1)
+            if j >= 0:
+                _place(S, j, l, t)
+                placed += 1
+    typ = S.cfg_main[k]
+    if typ >= 0:
+        # (ii) head-of-line jobs of the other VQ until the next one does not fit
+        while True:
+            j = _hol(S, typ)
+            if j < 0 or S.size[j] > room - (S.load[l] - S.load1[l]) + S.eps:
+                break
+            _place(S, j, l, t)
+            placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _vqsbf_server(S, l, t):
+    """VQS-BF on server l (PG21 Sec. VI): renew when empty, then steps (i)-(iii)."""
+    if S.njobs[l] == 0:
+        S.cfg[l] = _argmax_config(S)
+    k = S.cfg[l]
+    placed = 0
+    if S.cfg_k1[k]:
+        # (i) the largest job of VQ_1 that fits; it reserves only its own size
+        placed += _bfs_fill(S, l, t, S.tlo[1], S.thi[1], 1)
+    typ = S.cfg_main[k]
+    if typ >= 0 and S.tcount[l, typ] < S.cfg_k[k, typ]:
+        # (ii) the largest fitting jobs of VQ_j until the server holds k_j of them
+        placed += _bfs_fill(S, l, t, S.tlo[typ], S.thi[typ], S.cfg_k[k, typ] - S.tcount[l, typ])
+    # (iii) BF-S over the whole queue
+    placed += _bfs_fill(S, l, t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
+    return placed
+
+
+@njit(cache=True)
+def _maxweight_server(S, l, t):
+    """Partition MaxWeight on server l: renew when empty, hold k_j jobs of each VQ_j."""
+    if S.njobs[l] == 0:
+        S.cfg[l] = _argmax_config(S)
+    k = S.cfg[l]
+    placed = 0
+    for typ in range(S.cfg_k.shape[1]):
+        while S.tcount[l, typ] < S.cfg_k[k, typ]:
+            j = _hol(S, typ)
+            if j < 0 or S.size[j] > _room(S, l):
+                break
+            _place(S, j, l, t)
+            placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _serve(S, code, l, t):
+    if code == VQSBF:
+        return _vqsbf_server(S, l, t)
+    return _bfs_fill(S, l, t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
+
+
+@njit(cache=True)
+def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
+        cfg_main, cfg_k1, track_jobs, out_start, out_server, out_qlen, out_qres, out_busy,
+        out_half, out_area):
+    """Simulate slots 0..T-1 under policy ``code``; fill the ``out_*`` arrays.
+
+    ``jtype`` maps jobs to virtual queues 0..ntypes-1 (intervals of sizes);
+    ``cfg_k`` (C, ntypes) is the configuration table (K_RED for VQS and VQS-BF,
+    maximal configurations for MaxWeight); ``cfg_main``/``cfg_k1`` give, per K_RED row,
+    its VQ other than VQ_1 (-1 if none) and whether it holds e_1 (PG21 Def. 6).
+    ``out_half``/``out_area`` get, per server, the number of slots at least half full
+    and the sum over slots of the load, both measured after scheduling.
+    Returns the number of jobs that arrived.
+    """
+    n = arrival.shape[0]
+    L = cap.shape[0]
+    S = _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
+                    cfg_k, cfg_main, cfg_k1, track_jobs, out_start, out_server, out_half,
+                    out_area)
+    depbuf = np.empty(max(n, 1), np.int64)
+    dflag = np.zeros(L, np.bool_)
+    dlist = np.empty(L, np.int64)
+    nd = 0
+    busy = np.zeros(2)
+    dirty = True
+    ghead = 0
+    nxt = 0
+    for t in range(T):
+        # (1) arrivals
+        new_lo = nxt
+        while nxt < n and arrival[nxt] == t:
+            _enqueue(S, nxt)
+            nxt += 1
+        new_hi = nxt
+
+        # (2) scheduling
+        b0 = S.qacc[0] + S.qacc[1]
+        placed = 0
+        if code == BFJS:
+            # step 1: BF-S over the servers with a departure in the previous slot
+            for a in range(nd):
+                placed += _bfs_fill(S, dlist[a], t, 0, rank_vals.shape[0] - 1, 1 << 62)
+            # step 2: BF-J over the new arrivals still waiting
+            for j in range(new_lo, new_hi):
+                if S.state[j] == QUEUED:
+                    l = _best_fit(S, size[j])
+                    if l >= 0:
+                        _place(S, j, l, t)
+                        placed += 1
+        elif code == BFJ or code == FIFOFF_SKIP:
+            # jobs in arrival order; a job skipped now cannot fit anywhere later this slot
+            while True:
+                j = _leftmost_leq(S.jtree, S.PN, S.mtree[1] + eps)
+                if j < 0:
+                    break
+                l = _best_fit(S, size[j]) if code == BFJ else _first_fit(S, size[j])
+                _place(S, j, l, t)
+                placed += 1
+        elif code == FIFOFF:
+            while ghead < n and S.state[ghead] != NOT_ARRIVED:
+                if S.state[ghead] == STARTED:
+                    ghead += 1
+                    continue
+                l = _first_fit(S, size[ghead])
+                if l < 0:
+                    break  # strict head-of-line blocking
+                _place(S, ghead, l, t)
+                placed += 1
+        elif code == BFS or code == VQSBF:
+            # every server in index order; skip those whose outcome is "nothing"
+            i = 0
+            a = 0
+            while True:
+                cand = dlist[a] if a < nd else L
+                mn = np.inf
+                for j in range(new_lo, new_hi):
+                    if S.state[j] == QUEUED and size[j] < mn:
+                        mn = size[j]
+                if mn < np.inf:
+                    c2 = _first_fit(S, mn, i)
+                    if c2 >= 0 and c2 < cand:
+                        cand = c2
+                if cand >= L:
+                    break
+                placed += _serve(S, code, cand, t)
+                if a < nd and dlist[a] == cand:
+                    a += 1
+                i = cand + 1
+        elif code == VQS or code == MAXWEIGHT:
+            # every server every slot, unless nothing changed since the last pass
+            if dirty or nd > 0 or new_hi > new_lo:
+                for l in range(L):
+                    if code == VQS:
+                        placed += _vqs_server(S, l, t)
+                    else:
+                        placed += _maxweight_server(S, l, t)
+            dirty = placed > 0
+
+        # (3) record the queue after scheduling
+        out_qlen[t] = S.rtree[1]
+        out_qres[t] = S.qacc[0] + S.qacc[1]
+        _kahan_add(busy, b0 - out_qres[t])
+        out_busy[t] = busy[0] + busy[1]
+
+        # (4) departures at the end of slot t, in increasing job id
+        m = 0
+        j = S.dhead[t]
+        while j >= 0:
+            depbuf[m] = j
+            m += 1
+            j = S.dnext[j]
+        nd = 0
+        if m > 0:
+            ids = np.sort(depbuf[:m])
+            for q in range(m):
+                j = ids[q]
+                l = _depart(S, j, t)
+                _kahan_add(busy, -size[j])
+                if not dflag[l]:
+                    dflag[l] = True
+                    dlist[nd] = l
+                    nd += 1
+            dlist[:nd] = np.sort(dlist[:nd])
+            for q in range(nd):
+                l = dlist[q]
+                dflag[l] = False
+                _server_update(S, l)
+    for l in range(L):
+        _account(S, l, T)
+    return nxt

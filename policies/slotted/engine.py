@@ -1,0 +1,201 @@
+"""Run a policy on a workload in the PG21 slotted model (Sec. II).
+
+``simulate(policy, workload, cluster)`` runs built-in policies in the compiled kernel
+(:mod:`policies.slotted._kernel`) and user policies (:class:`SlottedPolicy`) in the
+plain-Python loop below. Both follow the same slot: (1) arrivals of slot t join the
+queue; (2) the policy schedules; (3) the queue is recorded; (4) jobs in their last
+service slot leave, in increasing job id, and a server left empty gets load 0.
+A job fits a server iff ``size <= capacity - load + eps``, ``eps = FEASIBILITY_RTOL *
+max(capacity)``. Both produce a :class:`~policies.metrics.SimulationResult` whose
+invariants are checked from the schedule.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import numpy as np
+
+from policies.cluster import Cluster
+from policies.invariants import check_slotted_run
+from policies.metrics import SimulationResult
+from policies.slotted import _kernel as K
+from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
+from policies.workload import Workload
+from theory.numbers import FEASIBILITY_RTOL
+
+__all__ = ["simulate", "SlotState"]
+
+
+def _inputs(workload: Workload, cluster: Cluster, slots: int | None):
+    if not isinstance(workload, Workload):
+        raise TypeError("workload must be a policies.workload.Workload")
+    if not isinstance(cluster, Cluster):
+        raise TypeError("cluster must be a policies.cluster.Cluster")
+    if not workload.slotted:
+        raise ValueError("the PG21 model needs integer arrival slots and service slots")
+    T = int(workload.horizon) if slots is None else slots
+    if isinstance(T, bool) or not isinstance(T, int | np.integer) or T < 1:
+        raise ValueError(f"slots must be a positive integer, got {slots!r}")
+    if T > workload.horizon:
+        raise ValueError(
+            f"slots={T} exceeds the workload horizon {workload.horizon:g}; "
+            "jobs after the horizon were never drawn"
+        )
+    cap = np.ascontiguousarray(cluster.scalar_capacities(), dtype=np.float64)
+    size = np.ascontiguousarray(workload.sizes(), dtype=np.float64)
+    k = int(np.searchsorted(workload.arrival, T, side="left"))
+    return (T, cap, np.ascontiguousarray(workload.arrival[:k], dtype=np.int64), size[:k],
+            np.ascontiguousarray(workload.service[:k], dtype=np.int64))
+
+
+def simulate(
+    policy: BuiltinPolicy | SlottedPolicy,
+    workload: Workload,
+    cluster: Cluster,
+    *,
+    slots: int | None = None,
+    warmup: int | None = None,
+    check: bool = True,
+) -> SimulationResult:
+    """Simulate ``policy`` on ``workload`` over ``slots`` slots (default: its horizon).
+
+    ``warmup`` (default slots // 5) is excluded from time averages and from the
+    stability verdict. ``check`` runs the invariant checker on the schedule.
+    """
+    T, cap, arrival, size, dur = _inputs(workload, cluster, slots)
+    W = T // 5 if warmup is None else warmup
+    if isinstance(W, bool) or not isinstance(W, int | np.integer) or not 0 <= W < T:
+        raise ValueError(f"warmup must be an integer in [0, slots), got {warmup!r}")
+    eps = FEASIBILITY_RTOL * float(cap.max())
+    n, L = size.shape[0], cap.shape[0]
+    start = np.full(n, -1, np.int64)
+    server = np.full(n, -1, np.int64)
+    qlen = np.zeros(T, np.int64)
+    qres = np.zeros(T)
+    busy = np.zeros(T)
+    half = np.zeros(L, np.int64)
+    area = np.zeros(L)
+    t0 = time.perf_counter()
+    if isinstance(policy, BuiltinPolicy):
+        spec = policy.kernel_spec(size, cap)
+        rank_vals, rank = np.unique(size, return_inverse=True)
+        K.run(spec.code, arrival, size, dur, cap, T, eps, rank.astype(np.int64), rank_vals,
+              spec.jtype.astype(np.int64), spec.ntypes, spec.cfg_k, spec.cfg_main,
+              spec.cfg_k1, spec.track_jobs, start, server, qlen, qres, busy, half, area)
+    elif isinstance(policy, SlottedPolicy):
+        _run_python(policy, arrival, size, dur, cap, T, eps, start, server, qlen, qres, busy,
+                    half, area)
+    else:
+        raise TypeError("policy must be a built-in policy or a SlottedPolicy subclass")
+    seconds = time.perf_counter() - t0
+    report = (check_slotted_run(arrival, size, dur, cap, T, start, server, qlen, qres)
+              if check else None)
+    rate = workload.work_rate()
+    return SimulationResult(
+        policy=policy.name, slots=T, warmup=int(W), queue_length=qlen, queued_resource=qres,
+        busy_resource=busy, arrival=arrival, start=start, server=server,
+        occupancy=area / (T * cap), half_full_fraction=half / T, work_rate=rate,
+        seconds=seconds, invariants=report, params={"policy": repr(policy)},
+    )
+
+
+class SlotState:
+    """What a plain-Python policy sees and does in one slot (PG21 Sec. II).
+
+    Read: ``t``, ``servers``, ``capacity[l]``, ``load[l]``, ``residual(l)``,
+    ``size[j]``, ``arrival[j]``, ``queue`` (waiting job ids in arrival order),
+    ``new_jobs`` (ids that arrived this slot), ``departed`` (servers with a departure
+    at the end of the previous slot, increasing), ``jobs_on(l)``, ``fits(j, l)``.
+    Act: ``place(j, l)``.
+    """
+
+    def __init__(self, size: np.ndarray, arrival: np.ndarray, capacity: np.ndarray,
+                 eps: float):
+        self.size = size
+        self.arrival = arrival
+        self.capacity = capacity
+        self.eps = eps
+        self.servers = int(capacity.shape[0])
+        self.load = [0.0] * self.servers
+        self.t = 0
+        self._queue: dict[int, None] = {}
+        self._on: list[set[int]] = [set() for _ in range(self.servers)]
+        self.new_jobs: list[int] = []
+        self.departed: list[int] = []
+        self._placed: list[tuple[int, int]] = []
+
+    @property
+    def queue(self) -> Iterator[int]:
+        """Waiting job ids in arrival order (iterate over ``list(state.queue)`` to place)."""
+        return iter(self._queue)
+
+    def queue_size(self) -> int:
+        return len(self._queue)
+
+    def residual(self, l: int) -> float:
+        return float(self.capacity[l]) - self.load[l]
+
+    def fits(self, j: int, l: int) -> bool:
+        return bool(self.size[j] <= self.capacity[l] - self.load[l] + self.eps)
+
+    def jobs_on(self, l: int) -> frozenset[int]:
+        return frozenset(self._on[l])
+
+    def place(self, j: int, l: int) -> None:
+        """Start waiting job ``j`` on server ``l`` now; errors if it is not waiting or does not fit."""
+        if j not in self._queue:
+            raise ValueError(f"job {j} is not waiting in slot {self.t}")
+        if not 0 <= l < self.servers:
+            raise ValueError(f"no server {l}")
+        if not self.fits(j, l):
+            raise ValueError(f"job {j} (size {self.size[j]}) does not fit server {l} "
+                             f"(residual {self.residual(l)})")
+        del self._queue[j]
+        self.load[l] += float(self.size[j])
+        self._on[l].add(j)
+        self._placed.append((j, l))
+
+
+def _run_python(policy: SlottedPolicy, arrival, size, dur, cap, T, eps, start, server, qlen,
+                qres, busy, half, area) -> None:
+    import math
+
+    st = SlotState(size, arrival, cap, eps)
+    policy.reset(size, cap)
+    ends: dict[int, list[int]] = {}
+    n = arrival.shape[0]
+    nxt = 0
+    in_service = 0.0
+    for t in range(T):
+        st.t = t
+        st.new_jobs = []
+        while nxt < n and arrival[nxt] == t:
+            st._queue[nxt] = None
+            st.new_jobs.append(nxt)
+            nxt += 1
+        policy.schedule(st)
+        for j, l in st._placed:
+            start[j], server[j] = t, l
+            in_service += float(size[j])
+            e = t + int(dur[j]) - 1
+            if e < T:
+                ends.setdefault(e, []).append(j)
+        st._placed = []
+        qlen[t] = len(st._queue)
+        qres[t] = math.fsum(float(size[j]) for j in st._queue)
+        busy[t] = math.fsum(st.load)
+        for l in range(st.servers):
+            area[l] += st.load[l]
+            if st.load[l] >= cap[l] / 2.0 - eps:
+                half[l] += 1
+        dep: set[int] = set()
+        for j in sorted(ends.pop(t, [])):
+            l = int(server[j])
+            st.load[l] -= float(size[j])
+            st._on[l].discard(j)
+            if not st._on[l]:
+                st.load[l] = 0.0
+            dep.add(l)
+        st.departed = sorted(dep)

@@ -1,0 +1,75 @@
+"""Partition MaxWeight: the scheduler behind PG21 Thm. 1.
+
+Sizes are typed by a partition X of (0, 1] (Def. 3) into upper-rounded virtual
+queues (Def. 4, r_j = sup X_j). When a server is empty it takes the max-weight
+configuration argmax <k, Q(t)> (Def. 2, eq. (5)) over *all* feasible configurations
+of the rounded sizes (Def. 1), and keeps it until it is empty again (renewal at
+empty times, as for VQS, eq. (20)-(21), following [8], [11]); meanwhile it keeps up
+to k_j jobs of VQ_j in service, head-of-line. Every rounded configuration fits, so
+the actual jobs fit. As X is refined (e.g. :func:`theory.partitions.quantile_partition`)
+the supportable workload of the upper-rounded system increases to rho* (Thm. 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from policies.slotted import _kernel as K
+from policies.slotted.policy import BuiltinPolicy, KernelSpec
+from policies.slotted.vqs import _identical_capacity
+from theory.configurations import maximal_configurations
+from theory.distributions import Discrete
+from theory.partitions import Cell, Partition
+
+__all__ = ["PartitionMaxWeight", "MAX_CONFIGURATIONS"]
+
+#: Above this many maximal configurations the argmax per renewal is refused.
+MAX_CONFIGURATIONS = 200_000
+
+
+@dataclass(frozen=True, eq=False)
+class PartitionMaxWeight(BuiltinPolicy):
+    """MaxWeight over all feasible configurations of the upper-rounded partition ``X``."""
+
+    partition: Partition
+    name = "maxweight"
+    _configs: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.partition, Partition):
+            raise TypeError("partition must be a theory.partitions.Partition")
+        p = self.partition
+        if p.lo != 0 or p.lo_closed or p.hi != 1 or not p.hi_closed:
+            raise ValueError("the partition must cover (0, 1] (PG21 Def. 3)")
+        cfg = maximal_configurations(p.upper_sizes, 1)
+        if cfg.shape[0] > MAX_CONFIGURATIONS:
+            raise ValueError(f"{cfg.shape[0]} maximal configurations; refine less")
+        object.__setattr__(self, "_configs", np.asarray(cfg, dtype=np.int64))
+
+    @classmethod
+    def exact(cls, dist: Discrete) -> PartitionMaxWeight:
+        """Singleton cells at the atoms of a discrete distribution (no rounding loss)."""
+        cuts = sorted({s for s in dist.sizes})
+        cells: list[Cell] = []
+        lo = 0
+        for s in cuts:
+            if s > lo:
+                cells.append(Cell(lo, s, False, False))
+            cells.append(Cell(s, s, True, True))
+            lo = s
+        if lo < 1:
+            cells.append(Cell(lo, 1, False, True))
+        return cls(Partition(cells, name="atoms"))
+
+    @property
+    def configurations(self) -> np.ndarray:
+        return self._configs
+
+    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+        cap = _identical_capacity(capacities, self.name)
+        jtype = self.partition.classify(sizes, cap)
+        C = self._configs.shape[0]
+        return KernelSpec(K.MAXWEIGHT, jtype, len(self.partition), self._configs,
+                          np.full(C, -1, np.int64), np.zeros(C, np.bool_))

@@ -1,0 +1,267 @@
+"""Stability verdict of a simulated queue trajectory: the toolkit's one procedure.
+
+PG21 Sec. II calls the system *stable* if ``limsup_t E[Q(t)] < infinity``. A simulation
+only shows one finite path, so stability cannot be proved from it; what can be measured
+is whether the queued resource ``X(t)`` (total size of the waiting jobs, slot
+``t = 0..T-1``) still grows at a material rate at the end of the run. An unstable
+system piles up work at the rate ``lambda*R_bar - (rate at which work is served) > 0``
+(linear growth of ``X``); a stable one fluctuates around a finite level after a
+transient. :func:`judge_stability` turns a path into ``stable`` / ``unstable`` /
+``inconclusive`` together with the evidence (:class:`StabilityVerdict`).
+
+The procedure
+-------------
+Inputs: the series ``X(0..T-1)`` (finite, ``>= 0``), ``arrival_work_rate`` ``a``
+(``lambda * R_bar``, work arriving per slot; optional), ``warmup`` ``w`` (default
+``T // 5``), ``batches`` ``B`` (default 20, at least 3), ``threshold`` ``eps`` (default
+0.01) and ``confidence`` ``1 - alpha`` (default 0.99).
+
+1. *Warm-up.* Discard ``X(0..w-1)``; ``0 <= w <= T - 2B`` is required.
+2. *Batch means.* Let ``m = (T - w) // B`` (``>= 2``). Drop the remainder
+   ``r = (T - w) - B*m`` at the *start* of the window (so the latest data are kept; the
+   reported ``warmup`` is ``w + r``), split the rest into ``B`` consecutive batches of
+   ``m`` slots, and take their means ``y_b`` and centres ``c_b`` (slot index of the
+   batch's middle). ``level`` is the mean of the ``y_b``, ``final_level = y_B``.
+3. *Slope.* Ordinary least squares of ``y_b`` on ``c_b``: slope
+   ``d = S_cy / S_cc``, standard error ``se = sqrt(SSE / (B - 2) / S_cc)`` from the
+   residuals, and the two-sided Student-t interval ``d -/+ t_{1-alpha/2, B-2} * se``
+   (``scipy.stats.t``).
+4. *Relative drift.* Divide ``d`` and its interval by a work-per-slot scale ``s``:
+   ``s = a`` if the arrival work rate is given, so the relative drift is the fraction of
+   the arriving work that piles up. Otherwise ``s`` is the *mean positive increment*
+   ``mean(max(X(t+1) - X(t), 0))`` over the used window. Since a slot can only add the
+   work that arrives in it (``X(t+1) - X(t) = A(t) - S(t)`` with removed work
+   ``S(t) >= 0``), this is a lower bound of ``a`` in expectation; the fallback therefore
+   magnifies ``|relative drift|`` and its interval: a fallback ``stable`` (with a positive
+   upper end) implies ``stable`` with the true rate, while a fallback ``unstable`` only
+   certifies a significant growth that may be below ``eps`` of the true arriving work.
+   Pass the rate whenever it is known.
+5. *Verdict.* With relative drift ``rd`` and interval ``(lo, hi)``:
+   ``unstable`` if ``lo > 0`` and ``rd > eps`` (significant *and* material growth);
+   ``stable`` if ``hi < eps`` (growth, if any, is below ``eps`` of the arriving work,
+   with the stated confidence); ``inconclusive`` otherwise. Special cases: a series that
+   is identically zero after warm-up is ``stable`` with drift 0 and interval ``(0, 0)``;
+   with the fallback scale, a window without any positive increment (``X`` never grows
+   after warm-up, so ``s = 0``) is ``stable`` with relative drift ``nan`` (``0`` if the
+   drift is exactly 0).
+
+Why an ``inconclusive`` band, and what the test is not
+------------------------------------------------------
+This is a finite-horizon heuristic, not a proof of (in)stability. Near the stability
+threshold (load close to the maximum supportable workload) a stable queue relaxes on a
+time scale that grows like ``1/(1 - load)^2`` and its path looks like an unreflected
+random walk over any practical horizon, while an unstable one grows at a rate that
+vanishes at the threshold. No finite run separates the two, so instead of forcing a
+binary answer the procedure reports ``inconclusive`` whenever the interval for the
+relative drift straddles ``eps`` or the drift is significantly positive but below
+``eps``. Two further caveats: (i) batch means of a strongly autocorrelated path
+(slowly mixing stable systems, random walks) are themselves correlated, so the
+residual-based ``se`` is then too small and the nominal ``confidence`` optimistic; the
+material-growth condition ``rd > eps`` guards ``unstable`` against this, and the
+``inconclusive`` band absorbs much of the rest; (ii) the verdict is about the simulated
+horizon: a verdict of ``stable`` means "no material growth was visible", and a longer
+horizon or more seeds are the way to firm it up.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+__all__ = ["StabilityVerdict", "judge_stability", "VERDICTS"]
+
+VERDICTS = ("stable", "unstable", "inconclusive")
+
+
+def _json_float(x: float) -> float | None:
+    """A plain float for JSON; non-finite values (nan, inf) become ``None``."""
+    v = float(x)
+    return v if math.isfinite(v) else None
+
+
+@dataclass(frozen=True)
+class StabilityVerdict:
+    """Verdict of :func:`judge_stability` and the evidence behind it (see module docstring).
+
+    ``scale`` is the work-per-slot scale the drift was divided by and ``scale_source``
+    says where it came from (``"arrival_work_rate"`` or ``"mean_positive_increment"``).
+    """
+
+    verdict: str  # "stable" | "unstable" | "inconclusive"
+    drift: float  # OLS slope of the batch means of X, per slot
+    drift_ci: tuple[float, float]  # two-sided Student-t interval at ``confidence``
+    relative_drift: float  # drift / scale: fraction of the arriving work that piles up
+    relative_drift_ci: tuple[float, float]
+    level: float  # mean of X over the used post-warm-up window
+    final_level: float  # mean of X over the last batch
+    warmup: int  # slots discarded (requested warm-up plus the remainder)
+    batches: int
+    threshold: float
+    confidence: float
+    scale: float
+    scale_source: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: plain ``float``/``int``/``str``; nan and inf become ``None``."""
+        d = asdict(self)
+        out: dict[str, Any] = {}
+        for k, v in d.items():
+            if isinstance(v, tuple):
+                out[k] = [_json_float(x) for x in v]
+            elif isinstance(v, bool | str):
+                out[k] = v
+            elif isinstance(v, int | np.integer):
+                out[k] = int(v)
+            else:
+                out[k] = _json_float(v)
+        return out
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer, got {value!r}")
+    return int(value)
+
+
+def _validate_real(name: str, value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a real number, got {value!r}")
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a real number, got {value!r}") from None
+    return v
+
+
+def judge_stability(
+    queued_resource: Sequence[float] | np.ndarray,
+    *,
+    arrival_work_rate: float | None = None,
+    warmup: int | None = None,
+    batches: int = 20,
+    threshold: float = 0.01,
+    confidence: float = 0.99,
+) -> StabilityVerdict:
+    """Judge a queued-resource path ``X(0..T-1)`` stable / unstable / inconclusive.
+
+    Implements the procedure of the module docstring (batch-means OLS drift after a
+    warm-up, Student-t interval, drift relative to the arriving work, three-way verdict).
+
+    Parameters
+    ----------
+    queued_resource
+        One-dimensional series ``X(t)``, ``t = 0..T-1``: total size of the waiting jobs at
+        each slot. Finite and non-negative.
+    arrival_work_rate
+        ``lambda * R_bar``, the work arriving per slot (> 0). If ``None``, the mean
+        positive increment of ``X`` is used as the scale (step 4).
+    warmup
+        Slots discarded at the start; default ``T // 5``. Needs ``0 <= warmup <= T - 2B``.
+    batches
+        Number ``B >= 3`` of batch means.
+    threshold
+        Relative-drift threshold ``eps > 0``.
+    confidence
+        Two-sided confidence level in ``(0, 1)``.
+
+    Raises
+    ------
+    ValueError
+        On a non-finite or negative series, a series too short for ``batches`` (fewer
+        than ``2*batches`` slots after warm-up), ``batches < 3``, ``confidence`` outside
+        ``(0, 1)``, ``threshold <= 0`` (or not finite), ``arrival_work_rate <= 0`` / NaN /
+        inf, or a warm-up outside its range.
+    """
+    x = np.asarray(queued_resource, dtype=float)
+    if x.ndim != 1:
+        raise ValueError(f"queued_resource must be one-dimensional, got shape {x.shape}")
+    if not np.all(np.isfinite(x)):
+        raise ValueError("queued_resource contains non-finite values (nan or inf)")
+    if np.any(x < 0):
+        raise ValueError("queued_resource must be non-negative (it is a total of job sizes)")
+
+    B = _positive_int("batches", batches)
+    if B < 3:
+        raise ValueError(f"batches must be at least 3 (the t interval has B - 2 dof), got {B}")
+    conf = _validate_real("confidence", confidence)
+    if not 0.0 < conf < 1.0:
+        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
+    eps = _validate_real("threshold", threshold)
+    if not (math.isfinite(eps) and eps > 0.0):
+        raise ValueError(f"threshold must be a finite positive number, got {threshold!r}")
+    rate: float | None = None
+    if arrival_work_rate is not None:
+        rate = _validate_real("arrival_work_rate", arrival_work_rate)
+        if not (math.isfinite(rate) and rate > 0.0):
+            raise ValueError(
+                f"arrival_work_rate must be a finite positive number, got {arrival_work_rate!r}")
+
+    T = len(x)
+    if T < 2 * B:
+        raise ValueError(f"series too short: T = {T} slots, need at least 2*batches = {2 * B}")
+    w = T // 5 if warmup is None else _positive_int("warmup", warmup)
+    if not 0 <= w <= T - 2 * B:
+        if warmup is None:  # default warm-up leaves too few slots
+            raise ValueError(
+                f"series too short: T = {T} leaves {T - w} slots after the default warm-up "
+                f"{w}, need at least 2*batches = {2 * B}")
+        raise ValueError(f"warmup must lie in [0, T - 2*batches] = [0, {T - 2 * B}], got {w}")
+
+    # step 2: batch means of the latest B*m slots
+    m = (T - w) // B
+    start = T - B * m
+    window = x[start:]
+    y = window.reshape(B, m).mean(axis=1)
+    c = start + m * np.arange(B) + (m - 1) / 2.0
+    level = float(y.mean())
+    final_level = float(y[-1])
+
+    scale_source = "arrival_work_rate" if rate is not None else "mean_positive_increment"
+
+    def make(verdict: str, drift: float, ci: tuple[float, float], rel: float,
+             rel_ci: tuple[float, float], scale: float) -> StabilityVerdict:
+        return StabilityVerdict(
+            verdict=verdict, drift=float(drift), drift_ci=(float(ci[0]), float(ci[1])),
+            relative_drift=float(rel), relative_drift_ci=(float(rel_ci[0]), float(rel_ci[1])),
+            level=level, final_level=final_level, warmup=int(start), batches=B,
+            threshold=eps, confidence=conf, scale=float(scale), scale_source=scale_source)
+
+    if not np.any(window):  # identically zero after warm-up
+        return make("stable", 0.0, (0.0, 0.0), 0.0, (0.0, 0.0),
+                    rate if rate is not None else 0.0)
+
+    # step 3: OLS slope and Student-t interval
+    cc = c - c.mean()
+    s_cc = float(cc @ cc)
+    yc = y - level
+    drift = float(cc @ yc) / s_cc
+    resid = yc - drift * cc
+    sse = float(resid @ resid)
+    se = math.sqrt(sse / (B - 2) / s_cc)
+    tq = float(stats.t.ppf(0.5 + conf / 2.0, B - 2))
+    lo, hi = drift - tq * se, drift + tq * se
+
+    # step 4: relative drift
+    if rate is not None:
+        scale = rate
+    else:
+        scale = float(np.maximum(np.diff(window), 0.0).mean())
+    if scale > 0.0:
+        rd, rlo, rhi = drift / scale, lo / scale, hi / scale
+    else:  # fallback scale 0: X never increases after warm-up, so it is bounded there
+        rd = rlo = rhi = 0.0 if drift == 0.0 and se == 0.0 else math.nan
+        return make("stable", drift, (lo, hi), rd, (rlo, rhi), 0.0)
+
+    # step 5: verdict
+    if rlo > 0.0 and rd > eps:
+        verdict = "unstable"
+    elif rhi < eps:
+        verdict = "stable"
+    else:
+        verdict = "inconclusive"
+    return make(verdict, drift, (lo, hi), rd, (rlo, rhi), scale)

@@ -1,0 +1,352 @@
+"""The workload format shared by every simulator, and generators for it.
+
+A :class:`Workload` is a table of jobs in arrival order: arrival times, demand
+vectors, service amounts and weights (DESIGN.md, "Simulation"). Each model family
+reads the columns it needs:
+
+* PG21 slotted (Sec. II): integer arrival slots, scalar sizes, service in slots. A
+  geometric service time with parameter mu (each job in service leaves at the end of
+  a slot w.p. mu, independently) is the same law as a pre-drawn Geometric(mu) number
+  of slots >= 1, so service is drawn when the workload is made. That makes one
+  workload replayable under every policy (common random numbers) and lets
+  simulators be compared job by job.
+* PG18 continuous time: real arrival times, vector demands, exponential service.
+* XLL21: processing volumes; FL24: processing times and weights.
+
+Generators here build PG21 workloads: Poisson, Bernoulli or trace arrivals; sizes
+from any :class:`theory.distributions.SizeDistribution` or a trace; geometric,
+deterministic (PG21 Fig. 3b) or trace service.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from policies.seeding import as_rng
+from theory.distributions import SizeDistribution
+
+__all__ = [
+    "Workload",
+    "PoissonArrivals",
+    "BernoulliArrivals",
+    "GeometricService",
+    "DeterministicService",
+    "EmpiricalService",
+    "slotted_workload",
+    "trace_workload",
+    "google2011_workload",
+]
+
+
+@dataclass(frozen=True, eq=False)
+class Workload:
+    """Jobs in arrival order (job id = row).
+
+    ``arrival`` (n,) nondecreasing times (integer slots in slotted models);
+    ``demand`` (n,) or (n, d) resource demands; ``service`` (n,) service amounts
+    (slots, time or volume, by model); ``weight`` (n,) (default ones);
+    ``horizon`` the time the workload covers (jobs arrive before it);
+    ``arrival_rate`` and ``mean_demand`` the generating law's lambda and R-bar when
+    known (used to judge stability; estimated from the jobs otherwise); ``meta``
+    a free-form description (seed, law, ...).
+    """
+
+    arrival: np.ndarray
+    demand: np.ndarray
+    service: np.ndarray
+    horizon: float
+    weight: np.ndarray | None = None
+    arrival_rate: float | None = None
+    mean_demand: float | np.ndarray | None = None
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        a = np.asarray(self.arrival)
+        dem = np.asarray(self.demand, dtype=np.float64)
+        s = np.asarray(self.service)
+        n = a.shape[0] if a.ndim == 1 else -1
+        if a.ndim != 1:
+            raise ValueError("arrival must be a 1-D array")
+        if dem.ndim not in (1, 2) or dem.shape[0] != n or s.shape != (n,):
+            raise ValueError(
+                f"arrival, demand and service must describe the same {n} jobs "
+                f"(shapes {a.shape}, {dem.shape}, {s.shape})"
+            )
+        for name, arr in (("arrival", a), ("demand", dem), ("service", s)):
+            if arr.dtype.kind not in "iuf" or not np.all(np.isfinite(arr)):
+                raise ValueError(f"{name} must be finite numbers")
+        if n and (np.any(np.diff(a) < 0) or a[0] < 0):
+            raise ValueError("arrival times must be non-negative and nondecreasing")
+        if np.any(dem < 0) or (dem.ndim == 1 and np.any(dem <= 0)):
+            raise ValueError("job demands must be positive")
+        if dem.ndim == 2 and np.any(dem.sum(axis=1) <= 0):
+            raise ValueError("every job must demand some resource")
+        if np.any(s <= 0):
+            raise ValueError("service amounts must be positive")
+        if not (math.isfinite(self.horizon) and self.horizon >= 0):
+            raise ValueError(f"horizon must be a non-negative number, got {self.horizon!r}")
+        if n and a[-1] >= self.horizon:
+            raise ValueError("every job must arrive before the horizon")
+        w = np.ones(n) if self.weight is None else np.asarray(self.weight, dtype=np.float64)
+        if w.shape != (n,) or not np.all(np.isfinite(w)) or np.any(w < 0):
+            raise ValueError("weights must be n non-negative finite numbers")
+        if self.arrival_rate is not None and not self.arrival_rate > 0:
+            raise ValueError(f"arrival_rate must be positive, got {self.arrival_rate!r}")
+        for name, arr in (("arrival", a), ("demand", dem), ("service", s), ("weight", w)):
+            arr = np.array(arr, copy=True)
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+
+    @property
+    def jobs(self) -> int:
+        return int(self.arrival.shape[0])
+
+    @property
+    def slotted(self) -> bool:
+        """True when arrivals and service are whole slots (PG21 Sec. II)."""
+        return self.arrival.dtype.kind in "iu" and self.service.dtype.kind in "iu"
+
+    def sizes(self) -> np.ndarray:
+        """Scalar sizes of a single-resource workload (errors for vector demands)."""
+        if self.demand.ndim == 2:
+            if self.demand.shape[1] != 1:
+                raise ValueError(
+                    f"this model is single-resource but jobs demand {self.demand.shape[1]} "
+                    "resources; reduce them first (e.g. max over resources, PG21 VII-B)"
+                )
+            return self.demand[:, 0]
+        return self.demand
+
+    def work_rate(self) -> float:
+        """Work arriving per unit time, lambda * R-bar (from the law when known)."""
+        if self.arrival_rate is not None and self.mean_demand is not None:
+            return float(self.arrival_rate * np.max(np.atleast_1d(self.mean_demand)))
+        if self.horizon <= 0 or self.jobs == 0:
+            return 0.0
+        s = self.demand if self.demand.ndim == 1 else self.demand.max(axis=1)
+        return float(s.sum() / self.horizon)
+
+    def head(self, horizon: float) -> Workload:
+        """The jobs arriving before ``horizon`` (a shorter run of the same sample path)."""
+        if horizon > self.horizon:
+            raise ValueError(f"horizon {horizon} exceeds the workload's {self.horizon}")
+        k = int(np.searchsorted(self.arrival, horizon, side="left"))
+        return Workload(
+            self.arrival[:k], self.demand[:k], self.service[:k], horizon, self.weight[:k]
+            if self.weight is not None else None, self.arrival_rate, self.mean_demand,
+            dict(self.meta),
+        )
+
+
+# -- laws ------------------------------------------------------------------------------
+
+
+def _positive(x: object, name: str) -> float:
+    try:
+        v = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number, got {x!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be positive and finite, got {x!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class PoissonArrivals:
+    """A(t) ~ Poisson(rate) i.i.d. per slot (PG21 Sec. VII-A)."""
+
+    rate: float
+
+    def __post_init__(self) -> None:
+        _positive(self.rate, "the arrival rate")
+
+    def counts(self, slots: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.poisson(self.rate, size=slots)
+
+
+@dataclass(frozen=True)
+class BernoulliArrivals:
+    """A(t) ~ Bernoulli(p) i.i.d. per slot: at most one arrival per slot."""
+
+    p: float
+
+    def __post_init__(self) -> None:
+        if not 0 < _positive(self.p, "p") <= 1:
+            raise ValueError(f"p must be in (0, 1], got {self.p}")
+
+    @property
+    def rate(self) -> float:
+        return self.p
+
+    def counts(self, slots: int, rng: np.random.Generator) -> np.ndarray:
+        return (rng.random(slots) < self.p).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class GeometricService:
+    """Each job in service leaves at the end of a slot w.p. ``mu`` (PG21 Sec. II)."""
+
+    mu: float
+
+    def __post_init__(self) -> None:
+        if not 0 < _positive(self.mu, "mu") <= 1:
+            raise ValueError(f"mu must be in (0, 1], got {self.mu}")
+
+    @property
+    def mean(self) -> float:
+        return 1.0 / self.mu
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.geometric(self.mu, size=n).astype(np.int64)
+
+
+@dataclass(frozen=True)
+class DeterministicService:
+    """Every job stays exactly ``slots`` slots (PG21 Sec. VII-A, Fig. 3b)."""
+
+    slots: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.slots, bool) or not isinstance(self.slots, int) or self.slots < 1:
+            raise ValueError(f"a deterministic service needs a whole number of slots >= 1, got {self.slots!r}")
+
+    @property
+    def mean(self) -> float:
+        return float(self.slots)
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        return np.full(n, self.slots, dtype=np.int64)
+
+
+@dataclass(frozen=True, eq=False)
+class EmpiricalService:
+    """Service slots resampled i.i.d. from observed values (e.g. trace runtimes)."""
+
+    values: np.ndarray
+
+    def __post_init__(self) -> None:
+        v = np.asarray(self.values)
+        if v.ndim != 1 or v.size == 0 or v.dtype.kind not in "iu" or np.any(v < 1):
+            raise ValueError("empirical service needs a non-empty array of whole slots >= 1")
+        object.__setattr__(self, "values", v.astype(np.int64))
+
+    @property
+    def mean(self) -> float:
+        return float(self.values.mean())
+
+    def draw(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        return rng.choice(self.values, size=n)
+
+
+ArrivalLaw = PoissonArrivals | BernoulliArrivals
+ServiceLaw = GeometricService | DeterministicService | EmpiricalService
+
+
+def slotted_workload(
+    sizes: SizeDistribution,
+    arrivals: ArrivalLaw | Sequence[int] | np.ndarray,
+    service: ServiceLaw | Sequence[int] | np.ndarray,
+    slots: int,
+    *,
+    seed: int | np.random.Generator | None = None,
+) -> Workload:
+    """A PG21 workload over ``slots`` slots (Sec. II).
+
+    ``sizes`` is any scalar size distribution (in capacity units: with a capacity-10
+    cluster, sizes 2 and 5 as in Fig. 3b); ``arrivals`` a law or the arrival slot of
+    every job; ``service`` a law or one service length (slots) per job. Draw order
+    is fixed (arrival counts, then sizes, then service), so a seed fixes the jobs.
+    """
+    if isinstance(slots, bool) or not isinstance(slots, int | np.integer) or slots < 1:
+        raise ValueError(f"slots must be a positive integer, got {slots!r}")
+    if not isinstance(sizes, SizeDistribution):
+        raise TypeError("sizes must be a theory.distributions.SizeDistribution")
+    rng = as_rng(seed)
+    rate: float | None = None
+    if isinstance(arrivals, PoissonArrivals | BernoulliArrivals):
+        rate = arrivals.rate
+        arrival = np.repeat(np.arange(slots, dtype=np.int64), arrivals.counts(int(slots), rng))
+    else:
+        arrival = np.asarray(arrivals)
+        if arrival.ndim != 1 or (arrival.size and arrival.dtype.kind not in "iu"):
+            raise ValueError("explicit arrivals must be a 1-D array of integer slots")
+        arrival = arrival.astype(np.int64)
+        if np.any(arrival >= slots):
+            raise ValueError("explicit arrivals must lie in [0, slots)")
+    n = arrival.shape[0]
+    size = np.asarray(sizes.sample(n, rng), dtype=np.float64)
+    if size.ndim != 1:
+        raise ValueError("the slotted model needs scalar sizes")
+    if isinstance(service, GeometricService | DeterministicService | EmpiricalService):
+        dur = service.draw(n, rng)
+    else:
+        dur = np.asarray(service)
+        if dur.shape != (n,) or (n and dur.dtype.kind not in "iu"):
+            raise ValueError(f"explicit service must give whole slots for each of the {n} jobs")
+    mean = sizes.mean()
+    return Workload(
+        arrival, size, dur.astype(np.int64), float(slots),
+        arrival_rate=rate, mean_demand=float(mean) if rate is not None else None,  # type: ignore[arg-type]
+        meta={"sizes": repr(sizes), "arrivals": repr(arrivals) if rate else "explicit",
+              "service": repr(service) if not isinstance(service, np.ndarray | list | tuple)
+              else "explicit"},
+    )
+
+
+def trace_workload(
+    arrival_time: np.ndarray,
+    sizes: np.ndarray,
+    service_time: np.ndarray,
+    *,
+    slot_length: float,
+    traffic_scaling: float = 1.0,
+) -> Workload:
+    """A slotted workload from timed records (PG21 Sec. VII-B).
+
+    Arrival times are multiplied by beta = 1 / ``traffic_scaling`` and binned into
+    slots of ``slot_length`` (time units of the inputs); service times become
+    ``ceil(service / slot_length)`` slots (at least one).
+    """
+    t = np.asarray(arrival_time, dtype=np.float64)
+    s = np.asarray(sizes, dtype=np.float64)
+    d = np.asarray(service_time, dtype=np.float64)
+    _positive(slot_length, "slot_length")
+    _positive(traffic_scaling, "traffic_scaling")
+    if not (t.shape == s.shape == d.shape) or t.ndim != 1:
+        raise ValueError("arrival_time, sizes and service_time must be 1-D of equal length")
+    if not (np.all(np.isfinite(t)) and np.all(np.isfinite(d))):
+        raise ValueError("trace times must be finite (drop censored records first)")
+    order = np.argsort(t, kind="stable")
+    t = t[order] - (t.min() if t.size else 0.0)
+    slot = np.floor(t / traffic_scaling / slot_length).astype(np.int64)
+    dur = np.maximum(1, np.ceil(d[order] / slot_length)).astype(np.int64)
+    horizon = float(slot[-1] + 1) if slot.size else 0.0
+    return Workload(slot, s[order], dur, horizon,
+                    meta={"slot_length": slot_length, "traffic_scaling": traffic_scaling})
+
+
+def google2011_workload(
+    *, slot_seconds: float = 0.1, traffic_scaling: float = 1.0, path: str | None = None
+) -> Workload:
+    """The packaged Google 2011 tasks as a PG21 workload (Sec. VII-B preprocessing).
+
+    Keeps tasks that finished without interruption (end event FINISH, runtime known),
+    size = max(CPU, memory request), decisions every ``slot_seconds`` (paper: 0.1 s).
+    """
+    from theory.traces import load_google2011
+
+    cols = load_google2011(path)
+    size = np.fmax(cols["cpu_request"], cols["memory_request"])
+    keep = (
+        (cols["end_event"] == "FINISH") & np.isfinite(cols["runtime_s"]) & (size > 0)
+        & np.isfinite(cols["submit_time_us"]) & (size <= 1)
+    )
+    return trace_workload(
+        cols["submit_time_us"][keep] * 1e-6, size[keep], cols["runtime_s"][keep],
+        slot_length=slot_seconds, traffic_scaling=traffic_scaling,
+    )
