@@ -1,4 +1,4 @@
-"""The ``packsched`` command line: a thin layer over ``theory``, ``capacity`` and ``proofs_checks``.
+"""The ``packsched`` command line: a thin layer over the library packages.
 
 Commands (``packsched COMMAND --help`` for each)::
 
@@ -7,6 +7,7 @@ Commands (``packsched COMMAND --help`` for each)::
     packsched verify     run the registered checks of the papers' claims
     packsched errata     print the errata register
     packsched policies   list the registered scheduling policies
+    packsched simulate   simulate a policy in the PG21 slotted model, judge stability
 
 This module only parses arguments, calls the library and prints: every number is
 computed in :mod:`capacity` / :mod:`theory` (DESIGN.md, "Contracts").
@@ -620,33 +621,111 @@ def cmd_errata(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _policy_names() -> tuple[list[str], str | None]:
-    try:
-        import policies
-    except ImportError as exc:
-        return [], f"the policies package cannot be imported ({exc})"
-    for attr in ("policy_names", "names", "available_policies"):
-        fn = getattr(policies, attr, None)
-        if callable(fn):
-            return sorted(str(n) for n in fn()), None
-    for attr in ("POLICIES", "REGISTRY", "registry"):
-        reg = getattr(policies, attr, None)
-        if isinstance(reg, dict | list | tuple | set | frozenset):
-            return sorted(str(n) for n in reg), None
-    return [], "no policy is registered yet (the policies package exposes no registry)"
-
-
 def cmd_policies(args: argparse.Namespace) -> int:
-    names, note = _policy_names()
-    if note:
-        _note(note)
+    from policies.registry import POLICIES
+
+    rows = [{"name": i.name, "description": i.description, "reference": i.reference,
+             "parameters": i.parameters} for i in POLICIES.values()]
     if args.json:
-        _emit_json({"policies": names, "note": note})
+        _emit_json({"policies": [r["name"] for r in rows], "details": rows})
     else:
-        for n in names:
-            print(n)
-        if not names:
-            print("(no policies registered)")
+        for r in rows:
+            print(f"{r['name']:<13} {r['description']} ({r['reference']})")
+    return EXIT_OK
+
+
+# -- simulate --------------------------------------------------------------------------
+
+
+def _simulation_input(args: argparse.Namespace) -> tuple[Any, float, dict[str, Any]]:
+    """The size distribution (in capacity units), the capacity, and a description."""
+    from theory.distributions import Discrete, from_spec
+    from theory.numbers import to_number
+
+    cap = float(to_number(args.capacity, name="--capacity")) if args.capacity else 1.0
+    if not (math.isfinite(cap) and cap > 0):
+        raise UsageError(f"--capacity must be positive, got {args.capacity}")
+    if args.sizes is not None:
+        sizes = _sizes_arg(args.sizes)
+        if any(isinstance(x, tuple) for x in sizes):
+            raise UsageError("simulate is single-resource (PG21): give scalar --sizes")
+        if args.probs is not None and args.counts is not None:
+            raise UsageError("give either --probs or --counts, not both")
+        if args.counts is not None:
+            dist: Any = Discrete.from_counts(sizes, _split(args.counts, "--counts"))
+        else:
+            dist = Discrete(sizes, None if args.probs is None else _split(args.probs, "--probs"))
+        if any(x > cap for x in dist.sizes):
+            raise UsageError(f"a size exceeds the capacity {cap:g}")
+        return dist, cap, {"kind": "sizes", "distribution": repr(dist)}
+    if args.probs is not None or args.counts is not None:
+        raise UsageError("--probs and --counts go with --sizes")
+    if cap != 1:
+        raise UsageError("--dist gives sizes on (0, 1], so --capacity must be 1")
+    dist = from_spec(args.dist)
+    return dist, cap, {"kind": "dist", "spec": args.dist, "distribution": repr(dist)}
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    import policies as P
+
+    if args.servers < 1:
+        raise UsageError(f"--servers must be a positive integer, got {args.servers}")
+    if args.slots < 1:
+        raise UsageError(f"--slots must be a positive integer, got {args.slots}")
+    if args.policy not in P.POLICIES:
+        raise UsageError(f"unknown policy {args.policy!r}; known: {', '.join(P.POLICIES)}")
+    if args.trace is not None:
+        if args.trace != "google2011":
+            raise UsageError("--trace supports google2011 (PG21 VII-B)")
+        if args.sizes or args.dist or args.workload or args.intensity:
+            raise UsageError("--trace brings its own sizes and arrivals; use --traffic-scaling")
+        w = P.google2011_workload(traffic_scaling=args.traffic_scaling)
+        dist, cap = None, 1.0
+        info: dict[str, Any] = {"kind": "trace", "trace": "google2011",
+                                "traffic_scaling": args.traffic_scaling, "jobs": w.jobs}
+        slots = min(args.slots, int(w.horizon))
+        rate = None
+    else:
+        if args.sizes is None and args.dist is None:
+            raise UsageError("give the sizes: --sizes (with --probs/--counts) or --dist")
+        if (args.workload is None) == (args.intensity is None):
+            raise UsageError("give exactly one of --workload RHO and --intensity ALPHA")
+        dist, cap, info = _simulation_input(args)
+        slots = args.slots
+        w = P.pg21_workload(
+            dist, servers=args.servers, slots=slots, capacity=cap,
+            mu=None if args.deterministic else args.mu, deterministic=args.deterministic,
+            workload=args.workload, intensity=args.intensity, arrivals=args.arrivals,
+            seed=args.seed)
+        rate = w.arrival_rate
+    policy = P.make_policy(args.policy, J=args.J, dist=dist, levels=args.levels)
+    cluster = P.Cluster.identical(args.servers, cap)
+    with _stdout_to_stderr(args.json):
+        res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup)
+    out = res.summary()
+    mean_service = float(args.deterministic) if args.deterministic else 1.0 / args.mu
+    out["input"] = dict(info, servers=args.servers, capacity=cap, seed=args.seed,
+                        arrival_rate=rate, mean_service=mean_service,
+                        workload=None if rate is None else rate * mean_service,
+                        intensity=args.intensity, service="deterministic"
+                        if args.deterministic else "geometric", arrivals=args.arrivals)
+    if args.json:
+        _emit_json(out)
+    else:
+        st = out["stability"]
+        print(f"policy {out['policy']} on {args.servers} server(s), {out['slots']} slots, "
+              f"{out['jobs']} jobs ({out['seconds']:.3f} s)")
+        print(f"  verdict: {out['verdict']}  (relative drift {_fmt(st['relative_drift'], 3)}, "
+              f"{int(100 * st['confidence'])}% CI [{_fmt(st['relative_drift_ci'][0], 3)}, "
+              f"{_fmt(st['relative_drift_ci'][1], 3)}], threshold {st['threshold']})")
+        print(f"  mean queue {out['mean_queue']:.4g} jobs, mean queued resource "
+              f"{out['mean_queued_resource']:.4g}, final queue {out['final_queue']}")
+        print(f"  mean occupancy {out['mean_occupancy']:.4f}, invariants "
+              f"{'ok' if out['invariants_ok'] else 'VIOLATED'}")
+    if not res.invariants_ok:
+        raise ComputationError("the run violated an invariant: "
+                               + "; ".join(res.invariants.violations if res.invariants else []))
     return EXIT_OK
 
 
@@ -664,6 +743,16 @@ examples:
   packsched rho-star --trace google2011:max --grid 10000
 
 Numbers are read exactly: decimals and p/q become fractions.
+"""
+
+
+_SIM_EPILOG = """\
+examples:
+  packsched simulate --policy vqs --sizes 0.4,0.6 --mu 0.01 --workload 1.4
+  packsched simulate --policy bf-js --capacity 10 --sizes 2,5 --probs 2/3,1/3 \\
+      --deterministic 100 --workload 3.06 --slots 400000
+  packsched simulate --policy vqs-bf --dist uniform:0.1,0.9 --servers 5 --intensity 0.9
+  packsched simulate --policy fifo-ff --trace google2011 --servers 1000 --traffic-scaling 1.2
 """
 
 
@@ -744,9 +833,46 @@ def build_parser() -> argparse.ArgumentParser:
     e.set_defaults(func=cmd_errata)
 
     pol = sub.add_parser("policies", help="list the registered scheduling policies",
-                         description="Names accepted by 'packsched simulate --policy'.")
-    pol.add_argument("--json", action="store_true", help='print {"policies": [...]}')
+                         description="List the built-in policies (names for --policy).")
+    pol.add_argument("--json", action="store_true",
+                     help='print {"policies": [names], "details": [...]}')
     pol.set_defaults(func=cmd_policies)
+
+    sm = sub.add_parser(
+        "simulate", help="simulate a policy in the PG21 slotted model",
+        description="Simulate a scheduling policy (PG21 Sec. II slotted model) and judge "
+                    "stability.", epilog=_SIM_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sm.add_argument("--policy", required=True, metavar="NAME",
+                    help="policy name (packsched policies)")
+    ssrc = sm.add_argument_group("job sizes").add_mutually_exclusive_group()
+    ssrc.add_argument("--sizes", metavar="S1,S2,...", help="job sizes in capacity units")
+    ssrc.add_argument("--dist", metavar="SPEC", help="named distribution on (0, 1]")
+    ssrc.add_argument("--trace", metavar="NAME",
+                      help="google2011: the packaged trace's arrivals, sizes and runtimes")
+    sm.add_argument("--probs", metavar="P1,P2,...", help="type probabilities of --sizes")
+    sm.add_argument("--counts", metavar="N1,N2,...", help="type multiplicities of --sizes")
+    sm.add_argument("--servers", "-L", type=int, default=1, metavar="L")
+    sm.add_argument("--capacity", "-C", metavar="C", help="server capacity (default 1)")
+    sm.add_argument("--mu", type=float, default=0.01,
+                    help="geometric service: departure probability per slot (default 0.01)")
+    sm.add_argument("--deterministic", type=int, metavar="D",
+                    help="deterministic service of D slots instead (PG21 Fig. 3b)")
+    load = sm.add_mutually_exclusive_group()
+    load.add_argument("--workload", type=float, metavar="RHO", help="rho = lambda / mu")
+    load.add_argument("--intensity", type=float, metavar="ALPHA",
+                      help="rho = ALPHA * L / R-bar (PG21 VII-A)")
+    sm.add_argument("--arrivals", choices=["poisson", "bernoulli"], default="poisson")
+    sm.add_argument("--traffic-scaling", type=float, default=1.0,
+                    help="--trace: arrival-rate multiplier 1/beta (PG21 VII-B)")
+    sm.add_argument("--slots", type=int, default=100_000)
+    sm.add_argument("--warmup", type=int, help="slots excluded from averages (default slots/5)")
+    sm.add_argument("--seed", type=int, default=0)
+    sm.add_argument("--J", type=int, help="vqs, vqs-bf: universal partition depth")
+    sm.add_argument("--levels", type=int, default=2,
+                    help="maxweight on a continuous law: quantile partition X^(levels)")
+    sm.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sm.set_defaults(func=cmd_simulate)
     return p
 
 

@@ -10,8 +10,10 @@ Families: :mod:`policies.slotted` (PG21 slotted single-resource model).
 """
 
 from policies.cluster import Cluster
+from policies.critical_load import CriticalLoad, critical_load, reference_rho_star
 from policies.invariants import InvariantReport, check_slotted_run
 from policies.metrics import SimulationResult
+from policies.registry import POLICIES, available_policies, make_policy
 from policies.seeding import spawn_seeds
 from policies.slotted import (
     BFJ,
@@ -27,6 +29,7 @@ from policies.slotted import (
     simulate,
 )
 from policies.stability import StabilityVerdict, judge_stability
+from policies.sweep import sweep
 from policies.workload import (
     BernoulliArrivals,
     DeterministicService,
@@ -34,7 +37,9 @@ from policies.workload import (
     GeometricService,
     PoissonArrivals,
     Workload,
+    arrival_rate_for,
     google2011_workload,
+    pg21_workload,
     slotted_workload,
     trace_workload,
 )
@@ -45,5 +50,7 @@ __all__ = [
     "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability",
     "Workload", "PoissonArrivals", "BernoulliArrivals", "GeometricService",
     "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
-    "google2011_workload",
+    "google2011_workload", "POLICIES", "available_policies", "make_policy",
+    "CriticalLoad", "critical_load", "reference_rho_star", "sweep", "pg21_workload",
+    "arrival_rate_for",
 ]

@@ -26,7 +26,8 @@ class Cluster:
         if c.ndim == 1:
             c = c[:, None]
         if c.ndim != 2 or c.shape[0] == 0 or c.shape[1] == 0:
-            raise ValueError(f"capacities must be a non-empty (servers, resources) array, got shape {c.shape}")
+            raise ValueError(
+                f"capacities must be a non-empty (servers, resources) array, got {c.shape}")
         if not np.all(np.isfinite(c)) or np.any(c <= 0):
             raise ValueError("server capacities must be positive and finite")
         c.setflags(write=False)

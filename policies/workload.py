@@ -40,6 +40,8 @@ __all__ = [
     "slotted_workload",
     "trace_workload",
     "google2011_workload",
+    "arrival_rate_for",
+    "pg21_workload",
 ]
 
 
@@ -213,7 +215,8 @@ class DeterministicService:
 
     def __post_init__(self) -> None:
         if isinstance(self.slots, bool) or not isinstance(self.slots, int) or self.slots < 1:
-            raise ValueError(f"a deterministic service needs a whole number of slots >= 1, got {self.slots!r}")
+            raise ValueError(
+                f"deterministic service needs whole slots >= 1, got {self.slots!r}")
 
     @property
     def mean(self) -> float:
@@ -291,7 +294,7 @@ def slotted_workload(
     mean = sizes.mean()
     return Workload(
         arrival, size, dur.astype(np.int64), float(slots),
-        arrival_rate=rate, mean_demand=float(mean) if rate is not None else None,  # type: ignore[arg-type]
+        arrival_rate=rate, mean_demand=float(mean) if rate is not None else None,
         meta={"sizes": repr(sizes), "arrivals": repr(arrivals) if rate else "explicit",
               "service": repr(service) if not isinstance(service, np.ndarray | list | tuple)
               else "explicit"},
@@ -350,3 +353,55 @@ def google2011_workload(
         cols["submit_time_us"][keep] * 1e-6, size[keep], cols["runtime_s"][keep],
         slot_length=slot_seconds, traffic_scaling=traffic_scaling,
     )
+
+
+def arrival_rate_for(
+    sizes: SizeDistribution, *, servers: int, capacity: float = 1.0, mean_service: float,
+    workload: float | None = None, intensity: float | None = None,
+) -> float:
+    """lambda for a workload rho = lambda / mu (PG21 Sec. II) or a traffic intensity.
+
+    ``intensity`` alpha means rho = alpha * L / R-bar with R-bar in capacity units
+    (PG21 Sec. VII-A; alpha = 1 is the Lemma 2 bound). Give exactly one of the two.
+    """
+    if (workload is None) == (intensity is None):
+        raise ValueError("give exactly one of workload (rho) and intensity (alpha)")
+    mu = 1.0 / _positive(mean_service, "the mean service time")
+    if workload is not None:
+        return _positive(workload, "the workload rho") * mu
+    rbar = float(sizes.mean()) / _positive(capacity, "the capacity")
+    return _positive(intensity, "the intensity") * servers / rbar * mu
+
+
+def pg21_workload(
+    sizes: SizeDistribution,
+    *,
+    servers: int,
+    slots: int,
+    capacity: float = 1.0,
+    mu: float | None = None,
+    deterministic: int | None = None,
+    workload: float | None = None,
+    intensity: float | None = None,
+    arrivals: str = "poisson",
+    seed: int | np.random.Generator | None = None,
+) -> Workload:
+    """The PG21 experiment workload: Poisson (or Bernoulli) arrivals at the rate that
+    gives workload ``rho`` or intensity ``alpha``; geometric(``mu``) service, or
+    ``deterministic`` slots (Fig. 3b). Sizes in capacity units.
+    """
+    if (mu is None) == (deterministic is None):
+        raise ValueError("give exactly one of mu (geometric service) and deterministic")
+    service: ServiceLaw = GeometricService(mu) if mu is not None else DeterministicService(
+        deterministic)  # type: ignore[arg-type]
+    rate = arrival_rate_for(sizes, servers=servers, capacity=capacity,
+                            mean_service=service.mean, workload=workload, intensity=intensity)
+    if arrivals == "poisson":
+        law: ArrivalLaw = PoissonArrivals(rate)
+    elif arrivals == "bernoulli":
+        if rate > 1:
+            raise ValueError(f"Bernoulli arrivals need a rate <= 1 per slot, got {rate}")
+        law = BernoulliArrivals(rate)
+    else:
+        raise ValueError(f"arrivals must be 'poisson' or 'bernoulli', got {arrivals!r}")
+    return slotted_workload(sizes, law, service, slots, seed=seed)

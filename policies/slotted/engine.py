@@ -144,7 +144,7 @@ class SlotState:
         return frozenset(self._on[l])
 
     def place(self, j: int, l: int) -> None:
-        """Start waiting job ``j`` on server ``l`` now; errors if it is not waiting or does not fit."""
+        """Start waiting job ``j`` on server ``l`` now (errors if not waiting or not fitting)."""
         if j not in self._queue:
             raise ValueError(f"job {j} is not waiting in slot {self.t}")
         if not 0 <= l < self.servers:
