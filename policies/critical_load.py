@@ -55,7 +55,7 @@ class CriticalLoad:
 
 
 def reference_rho_star(sizes: SizeDistribution, servers: int, capacity: float = 1.0,
-                       levels: int = 6) -> float:
+                       levels: int = 4) -> float:
     """rho* for the bisection: exact for discrete laws, else the Thm. 1 upper end."""
     if isinstance(sizes, Discrete):
         from capacity.supportable_workload import rho_star
@@ -65,7 +65,7 @@ def reference_rho_star(sizes: SizeDistribution, servers: int, capacity: float = 
         raise ValueError("continuous size laws are on (0, 1]: use capacity 1")
     from capacity.brackets import quantile_brackets
 
-    return float(quantile_brackets(sizes, levels, servers=servers, rtol=1e-3)[-1].hi)
+    return float(quantile_brackets(sizes, levels, servers=servers)[-1].hi)
 
 
 def critical_load(

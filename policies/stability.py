@@ -3,7 +3,8 @@
 PG21 Sec. II calls the system *stable* if ``limsup_t E[Q(t)] < infinity``. A simulation
 only shows one finite path, so stability cannot be proved from it; what can be measured
 is whether the queued resource ``X(t)`` (total size of the waiting jobs, slot
-``t = 0..T-1``) still grows at a material rate at the end of the run. An unstable
+``t = 0..T-1``; sizes lie in (0, 1], so ``X(t) <= Q(t)`` and a linear growth of ``X``
+is one of ``Q``) still grows at a material rate at the end of the run. An unstable
 system piles up work at the rate ``lambda*R_bar - (rate at which work is served) > 0``
 (linear growth of ``X``); a stable one fluctuates around a finite level after a
 transient. :func:`judge_stability` turns a path into ``stable`` / ``unstable`` /
@@ -38,11 +39,11 @@ Inputs: the series ``X(0..T-1)`` (finite, ``>= 0``), ``arrival_work_rate`` ``a``
    the arriving work that piles up. Otherwise ``s`` is the *mean positive increment*
    ``mean(max(X(t+1) - X(t), 0))`` over the used window. Since a slot can only add the
    work that arrives in it (``X(t+1) - X(t) = A(t) - S(t)`` with removed work
-   ``S(t) >= 0``), this is a lower bound of ``a`` in expectation; the fallback therefore
-   magnifies ``|relative drift|`` and its interval: a fallback ``stable`` (with a positive
-   upper end) implies ``stable`` with the true rate, while a fallback ``unstable`` only
-   certifies a significant growth that may be below ``eps`` of the true arriving work.
-   Pass the rate whenever it is known.
+   ``S(t) >= 0``), its expectation is at most ``a``: the fallback magnifies
+   ``|relative drift|`` and its interval. Whenever ``s <= a``, a fallback ``stable`` with
+   ``hi >= 0`` is also ``stable`` with the true rate, while a fallback ``unstable`` only
+   certifies a significant growth, possibly below ``eps`` of the true arriving work. It is
+   scale-free (``X`` in any unit); pass the rate whenever it is known.
 5. *Verdict.* With relative drift ``rd`` and interval ``(lo, hi)``:
    ``unstable`` if ``lo > 0`` and ``rd > eps`` (significant *and* material growth);
    ``stable`` if ``hi < eps`` (growth, if any, is below ``eps`` of the arriving work,
@@ -61,12 +62,14 @@ random walk over any practical horizon, while an unstable one grows at a rate th
 vanishes at the threshold. No finite run separates the two, so instead of forcing a
 binary answer the procedure reports ``inconclusive`` whenever the interval for the
 relative drift straddles ``eps`` or the drift is significantly positive but below
-``eps``. Two further caveats: (i) ``se_inc`` is conservative for a stable path
-(about ``sqrt(B (B+1) / 6)``, i.e. 8.4 times ``se_res`` for ``B = 20``), so calling a
-system ``stable`` needs a longer window than the residual interval alone would; this is
-the price of an interval that stays honest near the threshold, where the residual one
-alone calls a load-0.999 queue ``unstable`` about half the time on short horizons and a
-load-1.02 queue ``stable`` about one time in ten at nominal 99% confidence. (ii) The
+``eps``. Two further caveats: (i) ``se_inc`` is conservative for a stable path (with
+independent batch means it is ``sqrt(B (B+1) / 6)`` times ``se_res``, 8.4 for
+``B = 20``), so calling a system ``stable`` needs a longer window than the residual
+interval alone would. This is the price of an interval that stays honest near the
+threshold: with ``se_res`` alone, on a Lindley queue with exponential work per slot,
+the procedure called a load-0.999 queue ``unstable`` in about 40-47% of seeds on
+1000-5000 slots, and a load-1.02 queue ``stable`` in 10% of seeds on 10^4 slots, at a
+nominal 99% confidence (with ``se``: 3-5% and 0%). (ii) The
 verdict is about the simulated horizon and resolves the stability boundary only up to
 ``eps``: ``stable`` means "no growth of ``eps`` of the arriving work or more was
 visible", so a system just above its maximum supportable load can still be called

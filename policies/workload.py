@@ -133,6 +133,25 @@ class Workload:
         s = self.demand if self.demand.ndim == 1 else self.demand.max(axis=1)
         return float(s.sum() / self.horizon)
 
+    def with_backlog(self, demand: np.ndarray, service: np.ndarray) -> Workload:
+        """The same workload with extra jobs already waiting at time 0 (an initial state).
+
+        Stability must hold from every initial state; a backlog shows an instability
+        without waiting for the queue to build up by chance (PG21 VII-A, Fig. 3b).
+        """
+        d = np.asarray(demand, dtype=np.float64)
+        s = np.asarray(service, dtype=self.service.dtype)
+        if d.shape[0] != s.shape[0]:
+            raise ValueError("backlog demand and service must have the same length")
+        k = d.shape[0]
+        zero = np.zeros(k, dtype=self.arrival.dtype)
+        w = np.concatenate([np.ones(k), self.weight]) if self.weight is not None else None
+        return Workload(
+            np.concatenate([zero, self.arrival]), np.concatenate([d, self.demand]),
+            np.concatenate([s, self.service]), self.horizon, w, self.arrival_rate,
+            self.mean_demand, dict(self.meta, backlog=k),
+        )
+
     def head(self, horizon: float) -> Workload:
         """The jobs arriving before ``horizon`` (a shorter run of the same sample path)."""
         if horizon > self.horizon:

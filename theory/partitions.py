@@ -117,18 +117,37 @@ class Partition:
                 return j
         raise ValueError(f"size {x} lies outside the partition ({self.lo}, {self.hi}]")
 
-    def classify(self, values: object, scale: object = 1) -> np.ndarray:
-        """Cell index of every float in ``values / scale``, exactly, vectorised.
+    def classify(self, values: object, scale: object = 1, rtol: float = 0.0) -> np.ndarray:
+        """Cell index of every float in ``values / scale``, vectorised.
 
         ``scale`` is the server capacity when sizes are in capacity units: the cell
         limits are multiplied by it in exact arithmetic, so no size is divided and
-        a size on a cell boundary lands in the right cell. Raises for values outside
-        the partition.
+        a size on a cell boundary lands in the right cell. With ``rtol > 0`` a value
+        within ``rtol * scale`` of a cell limit is read as that limit (a float such as
+        ``0.2`` then counts as 1/5, matching the feasibility tolerance); otherwise the
+        float is classified exactly. Raises for values outside the partition.
         """
         x = np.asarray(values, dtype=np.float64)
         c = to_number(scale, name="scale")
         if not c > 0:
             raise ValueError(f"scale must be positive, got {scale!r}")
+        if rtol > 0:
+            limits = sorted({Fraction(v) for cell in self.cells for v in (cell.lo, cell.hi)})
+            lf = np.array([float(v * Fraction(c)) for v in limits])
+            pos = np.clip(np.searchsorted(lf, x), 1, len(lf) - 1) if len(lf) > 1 else \
+                np.zeros(x.shape, np.int64)
+            near = np.where(np.abs(x - lf[pos - 1]) <= np.abs(x - lf[pos]), pos - 1, pos) \
+                if len(lf) > 1 else pos
+            snap = np.abs(x - lf[near]) <= rtol * float(c)
+            if np.any(snap):
+                at = np.array([self._type_at(v) for v in limits])
+                out = np.empty(x.shape, np.int64)
+                out[snap] = at[near[snap]]
+                if not np.all(at[near[snap]] >= 0):
+                    raise ValueError("a size equals a limit outside the partition")
+                if np.any(~snap):
+                    out[~snap] = self.classify(x[~snap], scale)
+                return out
         tops = []
         for j in self._order:
             cell = self.cells[j]
@@ -148,6 +167,13 @@ class Partition:
             v = x[bad][0]
             raise ValueError(f"size {v} lies outside the partition ({self.lo}, {self.hi}] x {c}")
         return np.asarray(self._order, dtype=np.int64)[pos]
+
+    def _type_at(self, v: Fraction) -> int:
+        """Cell containing the exact value v, or -1."""
+        for j, cell in enumerate(self.cells):
+            if v in cell:
+                return j
+        return -1
 
     def refines(self, other: Partition) -> bool:
         """True when every cell of ``self`` lies inside one cell of ``other``."""

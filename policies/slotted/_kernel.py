@@ -139,12 +139,12 @@ State = namedtuple(
     [
         # inputs
         "size", "duration", "cap", "eps", "rank", "rank_vals", "jtype", "T",
-        "cfg_k", "cfg_main", "cfg_k1", "track_jobs",
+        "cfg_k", "cfg_main", "cfg_k1", "track_jobs", "stall",
         # queue
         "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
         "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
         # servers
-        "load", "load1", "njobs", "tcount", "cfg", "srt", "spos", "sres", "mtree", "PL",
+        "load", "load1", "njobs", "tcount", "cfg", "stalled", "srt", "spos", "sres", "mtree", "PL",
         # calendar
         "dhead", "dnext",
         # outputs
@@ -155,7 +155,7 @@ State = namedtuple(
 
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-                cfg_main, cfg_k1, track_jobs, out_start, out_server, out_half, out_area):
+                cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_half, out_area):
     n = arrival.shape[0]
     L = cap.shape[0]
     R = rank_vals.shape[0]
@@ -185,14 +185,14 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         spos[srt[p]] = p
     return State(
         size, duration, cap, eps, rank, rank_vals, jtype, T, cfg_k, cfg_main, cfg_k1,
-        track_jobs,
+        track_jobs, stall,
         np.zeros(n, np.int8), np.zeros(2 * PR, np.int64), PR,
         np.full(max(R, 1), -1, np.int64), np.full(max(R, 1), -1, np.int64),
         np.full(n, -1, np.int64), np.full(2 * PN, np.inf), PN,
         order, tstart, tstart[:-1].copy(), np.zeros(ntypes, np.int64), tlo, thi,
         np.zeros(2),
         np.zeros(L), np.zeros(L), np.zeros(L, np.int64), np.zeros((L, ntypes), np.int64),
-        np.full(L, -1, np.int64), srt, spos, sres, mtree, PL,
+        np.full(L, -1, np.int64), np.zeros(L, np.bool_), srt, spos, sres, mtree, PL,
         np.full(T, -1, np.int64), np.full(n, -1, np.int64),
         out_start, out_server, np.zeros(L, np.int64), cap / 2.0, out_half, out_area,
     )
@@ -370,14 +370,21 @@ def _hol(S, typ):
 
 
 @njit(cache=True)
+def _weight(S, c):
+    """<k, Q> of configuration row c (PG21 Def. 2, eq. (5))."""
+    w = 0
+    for typ in range(S.cfg_k.shape[1]):
+        w += S.cfg_k[c, typ] * S.qcnt[typ]
+    return w
+
+
+@njit(cache=True)
 def _argmax_config(S):
     """Max-weight configuration, PG21 eq. (20): argmax <k, Q>; first row on ties."""
     best = 0
     bw = -1
     for c in range(S.cfg_k.shape[0]):
-        w = 0
-        for typ in range(S.cfg_k.shape[1]):
-            w += S.cfg_k[c, typ] * S.qcnt[typ]
+        w = _weight(S, c)
         if w > bw:
             bw = w
             best = c
@@ -433,10 +440,21 @@ def _vqsbf_server(S, l, t):
 
 @njit(cache=True)
 def _maxweight_server(S, l, t):
-    """Partition MaxWeight on server l: renew when empty, hold k_j jobs of each VQ_j."""
+    """Partition MaxWeight on server l: renew when empty, hold k_j jobs of each VQ_j.
+
+    With ``stall >= 0`` (the stalling of PG21 Sec. IX and [13]) a server whose
+    configuration weighs less than (1 - stall) of the maximum stops taking jobs until it
+    is empty, and then renews.
+    """
     if S.njobs[l] == 0:
         S.cfg[l] = _argmax_config(S)
+        S.stalled[l] = False
     k = S.cfg[l]
+    if S.stall >= 0.0 and not S.stalled[l]:
+        if _weight(S, k) < (1.0 - S.stall) * _weight(S, _argmax_config(S)):
+            S.stalled[l] = True
+    if S.stalled[l]:
+        return 0
     placed = 0
     for typ in range(S.cfg_k.shape[1]):
         while S.tcount[l, typ] < S.cfg_k[k, typ]:
@@ -457,7 +475,7 @@ def _serve(S, code, l, t):
 
 @njit(cache=True)
 def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-        cfg_main, cfg_k1, track_jobs, out_start, out_server, out_qlen, out_qres, out_busy,
+        cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_qlen, out_qres, out_busy,
         out_half, out_area):
     """Simulate slots 0..T-1 under policy ``code``; fill the ``out_*`` arrays.
 
@@ -472,8 +490,8 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
     n = arrival.shape[0]
     L = cap.shape[0]
     S = _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
-                    cfg_k, cfg_main, cfg_k1, track_jobs, out_start, out_server, out_half,
-                    out_area)
+                    cfg_k, cfg_main, cfg_k1, track_jobs, stall, out_start, out_server,
+                    out_half, out_area)
     depbuf = np.empty(max(n, 1), np.int64)
     dflag = np.zeros(L, np.bool_)
     dlist = np.empty(L, np.int64)

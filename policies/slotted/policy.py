@@ -38,6 +38,7 @@ class KernelSpec:
     cfg_main: np.ndarray
     cfg_k1: np.ndarray
     track_jobs: bool = False
+    stall: float = -1.0  # MaxWeight stalling threshold (< 0: none)
 
 
 def single_types(code: int, n: int, *, track_jobs: bool = False) -> KernelSpec:

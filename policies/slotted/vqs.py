@@ -30,6 +30,7 @@ from policies.slotted.policy import BuiltinPolicy, KernelSpec
 from theory.bounds import choose_J
 from theory.configurations import reduced_configurations
 from theory.distributions import SizeDistribution
+from theory.numbers import FEASIBILITY_RTOL
 from theory.partitions import universal_partition
 
 __all__ = ["VQS", "VQSBF", "observed_J", "MAX_J"]
@@ -79,7 +80,7 @@ class _VirtualQueueScheduler(BuiltinPolicy):
         if np.any(sizes > cap * (1 + 1e-9)):
             raise ValueError("a job is larger than the server capacity")
         J = self.J if self.J is not None else observed_J(sizes, cap)
-        jtype = universal_partition(J).classify(np.minimum(sizes, cap), cap)
+        jtype = universal_partition(J).classify(np.minimum(sizes, cap), cap, FEASIBILITY_RTOL)
         red = reduced_configurations(J)
         cfg = red.configs.astype(np.int64)
         k1 = cfg[:, 1] == 1

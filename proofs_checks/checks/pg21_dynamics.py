@@ -1,0 +1,297 @@
+"""Simulation checks of PG21's scheduling results: Fig. 3a/3b, Thms. 2-4, Lemma 1 and the
+dynamic side of Thm. 1.
+
+Every run is judged by the toolkit's one stability procedure
+(:func:`policies.stability.judge_stability`); each check also runs a case where its
+detector must say ``unstable`` (a load above rho*), so a check that could only ever
+say "stable" would itself be caught.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from capacity import rho_star
+from capacity.brackets import rounded_rho_star
+from policies import (
+    BFJS,
+    FIFOFF,
+    VQS,
+    VQSBF,
+    Cluster,
+    PartitionMaxWeight,
+    Workload,
+    critical_load,
+    pg21_workload,
+    reference_rho_star,
+    simulate,
+    spawn_seeds,
+)
+from policies.slotted.policy import BuiltinPolicy
+from proofs_checks.registry import Verdict, register
+from theory import Discrete, Uniform, mean_size_bound, universal_partition
+from theory.bounds import lemma1_N1
+from theory.distributions import SizeDistribution
+
+F = Fraction
+
+
+def _run(policy: BuiltinPolicy, w: Workload, cluster: Cluster) -> dict[str, Any]:
+    r = simulate(policy, w, cluster)
+    st = r.stability
+    return {"policy": policy.name, "verdict": st.verdict, "slots": r.slots,
+            "jobs": r.jobs, "mean_queue": round(r.mean_queue, 3),
+            "final_queue": r.final_queue, "relative_drift": st.relative_drift,
+            "relative_drift_ci": list(st.relative_drift_ci),
+            "invariants_ok": r.invariants_ok}
+
+
+def _combine(runs: list[dict[str, Any]], expected: dict[str, str]) -> str:
+    """holds if every run has its expected verdict; violated if one has the opposite."""
+    opposite = {"stable": "unstable", "unstable": "stable"}
+    if any(not r["invariants_ok"] for r in runs):
+        return "violated"
+    if all(r["verdict"] == expected[r["key"]] for r in runs):
+        return "holds"
+    if any(r["verdict"] == opposite[expected[r["key"]]] for r in runs):
+        return "violated"
+    return "inconclusive"
+
+
+# --------------------------------------------------------------------------- Fig. 3a
+@register("PG21.Fig3a", location="Sec. VII-A.1, Fig. 3a",
+          statement="One unit server, sizes 0.4 and 0.6 equally likely, geometric service "
+                    "with mu = 0.01, Poisson arrivals at 0.014 per slot: VQS is unstable "
+                    "(its capacity is 2/3 of 0.02), BF-J/S and VQS-BF are stable.",
+          method="simulation")
+def check_fig3a(quick: bool) -> Verdict:
+    T = 1_000_000 if quick else 3_000_000
+    dist = Discrete([F(2, 5), F(3, 5)])
+    w = pg21_workload(dist, servers=1, slots=T, mu=0.01, workload=1.4, seed=20213)
+    expected = {"vqs": "unstable", "bf-js": "stable", "vqs-bf": "stable"}
+    runs = []
+    for pol in (VQS(), BFJS(), VQSBF()):
+        runs.append(dict(_run(pol, w, Cluster.identical(1)), key=pol.name))
+    return Verdict(_combine(runs, expected), {
+        "arrival_rate": 0.014, "lambda_star": 2 * 0.01, "lambda_vqs": 2 / 3 * 2 * 0.01,
+        "expected": expected, "runs": runs, "seed": 20213})
+
+
+# --------------------------------------------------------------------------- Fig. 3b
+def _fig3b_workload(T: int, seed: int, backlog: int = 1000) -> Workload:
+    """Fig. 3b arrivals, started from the state the paper describes (Sec. VII-A.2).
+
+    Slots 0-51 set the server to configuration (2, 1) -- two size-2 jobs and one size-5
+    job with staggered deterministic departures -- and then queue ``backlog`` jobs of
+    both types; Poisson arrivals at 0.0306 follow. From there a policy that refills a
+    departure with a job of the same kind never leaves (2, 1) while both queues are
+    non-empty, and (2, 1) serves (0.02, 0.01) < the arrival rates (0.0204, 0.0102).
+    The first two slots hold two size-5 jobs (departing at slots 99 and 49) so that
+    VQS-BF's renewal picks 2 e_2 (K_RED row of the size-5 VQ), as it must to stay in
+    (2, 1); BF-J/S needs no such help.
+    """
+    dist = Discrete([2, 5], [F(2, 3), F(1, 3)])
+    rng = np.random.default_rng(seed)
+    w = pg21_workload(dist, servers=1, slots=T - 52, capacity=10.0, deterministic=100,
+                      workload=3.06, seed=rng)
+    b = dist.sample(backlog, rng)
+    arrival = np.concatenate([[0, 0, 50, 50], np.full(backlog, 51), w.arrival + 52])
+    size = np.concatenate([[5.0, 5.0, 2.0, 2.0], b, w.demand])
+    service = np.concatenate([[100, 50, 100, 67], np.full(backlog, 100), w.service])
+    return Workload(arrival.astype(np.int64), size, service.astype(np.int64), float(T),
+                    arrival_rate=w.arrival_rate, mean_demand=w.mean_demand,
+                    meta={"initial_state": "configuration (2, 1) plus a backlog",
+                          "backlog": backlog})
+
+
+@register("PG21.Fig3b", location="Sec. VII-A.2, Fig. 3b",
+          statement="One server of capacity 10, sizes 2 and 5 w.p. 2/3 and 1/3, deterministic "
+                    "service of 100 slots, Poisson arrivals at 0.0306: VQS is stable, BF-J/S "
+                    "and VQS-BF are unstable (stuck in configuration (2, 1)).",
+          method="simulation")
+def check_fig3b(quick: bool) -> Verdict:
+    T = 3_000_000 if quick else 8_000_000
+    w = _fig3b_workload(T, 20214)
+    expected = {"vqs": "stable", "bf-js": "unstable", "vqs-bf": "unstable"}
+    cluster = Cluster.identical(1, 10.0)
+    runs = [dict(_run(pol, w, cluster), key=pol.name) for pol in (VQS(), BFJS(), VQSBF())]
+    lam = 0.0306
+    evidence: dict[str, Any] = {
+        "arrival_rates": [lam * 2 / 3, lam / 3],
+        "service_rates_in_(2,1)": [2 / 100, 1 / 100],
+        "lambda_star": float(rho_star([2, 5], [F(2, 3), F(1, 3)], capacity=10).value) / 100,
+        "initial_state": "configuration (2, 1) plus 1000 queued jobs (see _fig3b_workload)",
+        "expected": expected, "runs": runs, "seed": 20214}
+    if not quick:
+        # the same instability from an empty system, once a large queue builds up by chance
+        w0 = pg21_workload(Discrete([2, 5], [F(2, 3), F(1, 3)]), servers=1, slots=30_000_000,
+                           capacity=10.0, deterministic=100, workload=3.06, seed=1)
+        evidence["from_empty_30M_slots"] = [_run(p, w0, cluster) for p in (BFJS(), VQSBF())]
+    return Verdict(_combine(runs, expected), evidence)
+
+
+# --------------------------------------------------------------------------- Thms. 2-4
+def _theorem_cases(quick: bool) -> list[tuple[str, SizeDistribution, str]]:
+    """(name, distribution, why) -- uniform, discrete and ones hard for each policy."""
+    cases = [
+        ("uniform[0.1,0.9]", Uniform(F(1, 10), F(9, 10)), "PG21 Fig. 4b"),
+        ("uniform[0.01,0.19]", Uniform(F(1, 100), F(19, 100)), "PG21 Fig. 4a; J = 7"),
+        ("{0.4, 0.6}", Discrete([F(2, 5), F(3, 5)]),
+         "hard for VQS: its capacity is exactly 2/3 rho* (Fig. 3a)"),
+        ("{0.51}", Discrete([F(51, 100)]),
+         "hard for BF-J/S: L/(2 R-bar) = L/1.02 is within 2% of what any policy achieves"),
+        ("{2,5}/10 w.p. 2/3,1/3", Discrete([F(1, 5), F(1, 2)], [F(2, 3), F(1, 3)]),
+         "Fig. 3b sizes with geometric service: hard for the BF policies"),
+    ]
+    if not quick:
+        cases += [
+            ("uniform(0,0.3]", Uniform(0, F(3, 10)),
+             "sizes accumulate at 0: J per Cor. 1 with eps = 0.01"),
+            ("{0.45, 0.55}", Discrete([F(9, 20), F(11, 20)]),
+             "Prop. 2 family: upper-rounded partitions lose 1/3"),
+        ]
+    return cases
+
+
+def _theorem_check(make: Any, bound: str, quick: bool, seed: int) -> Verdict:
+    """Stable at 0.95 of the theorem's bound on every case; unstable at 1.15 rho*."""
+    L, mu = 2, 0.05
+    T = 600_000 if quick else 2_000_000
+    seeds = iter(spawn_seeds(seed, 1000))
+    cluster = Cluster.identical(L)
+    rows, runs = [], []
+    expected: dict[str, str] = {}
+    for name, dist, why in _theorem_cases(quick):
+        ref = reference_rho_star(dist, L)
+        pol = make(dist)
+        guaranteed = (float(mean_size_bound(L, dist)) / 2 if bound == "L/(2 R-bar)"
+                      else 2 / 3 * ref)
+        row: dict[str, Any] = {"distribution": name, "why": why, "rho_star": ref,
+                               "bound": guaranteed, "bound_over_rho_star": guaranteed / ref,
+                               "J": getattr(pol, "J", None)}
+        for label, rho, want in ((f"0.95 {bound}", 0.95 * guaranteed, "stable"),
+                                 ("1.15 rho*", 1.15 * ref, "unstable")):
+            w = pg21_workload(dist, servers=L, slots=T, mu=mu, workload=rho,
+                              seed=np.random.default_rng(next(seeds)))
+            key = f"{name} @ {label}"
+            expected[key] = want
+            runs.append(dict(_run(pol, w, cluster), key=key, rho=rho,
+                             rho_over_rho_star=rho / ref))
+        if not quick:
+            c = critical_load(pol, dist, servers=L, mu=mu, rho_star=ref, lo=0.3, hi=1.1,
+                              tol=0.02, slots=T, seed=int(next(seeds).generate_state(1)[0]))
+            row["critical_load_over_rho_star"] = [c.lower, c.upper]
+        rows.append(row)
+    return Verdict(_combine(runs, expected), {
+        "servers": L, "mu": mu, "slots": T, "distributions": rows, "runs": runs,
+        "note": "rho* is exact for discrete laws and the upper end of the Thm. 1 bracket "
+                "otherwise (so loads are never understated); critical loads (full run) are "
+                "brackets from policies.critical_load"})
+
+
+@register("PG21.Thm2", location="Sec. IV-B, Thm. 2, eqs. (12)-(17)",
+          statement="With geometric service BF-J/S is stable at every workload below "
+                    "L/(2 R-bar) (>= rho*/2): stable at 0.95 L/(2 R-bar) on every test "
+                    "distribution, unstable above rho*.",
+          method="simulation")
+def check_thm2(quick: bool) -> Verdict:
+    return _theorem_check(lambda d: BFJS(), "L/(2 R-bar)", quick, 2)
+
+
+def _eps(dist: SizeDistribution) -> float:
+    return 0.0 if isinstance(dist, Discrete) else 0.01
+
+
+@register("PG21.Thm3", location="Sec. V-C, Thm. 3 and Cor. 1",
+          statement="VQS with J per Cor. 1 is stable below (1 - eps) 2/3 rho*: stable at "
+                    "0.95 * 2/3 rho* on every test distribution, unstable above rho*.",
+          method="simulation")
+def check_thm3(quick: bool) -> Verdict:
+    return _theorem_check(lambda d: VQS.for_distribution(d, _eps(d)), "2/3 rho*", quick, 3)
+
+
+@register("PG21.Thm4", location="Sec. VI, Thm. 4",
+          statement="VQS-BF with J per Cor. 1 is stable below (1 - eps) 2/3 rho*: stable at "
+                    "0.95 * 2/3 rho* on every test distribution, unstable above rho*.",
+          method="simulation")
+def check_thm4(quick: bool) -> Verdict:
+    return _theorem_check(lambda d: VQSBF.for_distribution(d, _eps(d)), "2/3 rho*", quick, 4)
+
+
+# --------------------------------------------------------------------------- Lemma 1
+@register("PG21.Lemma1", location="Sec. IV-B, Lemma 1, eq. (10)-(11)",
+          statement="Under BF-J/S, from a queue holding more than 2 L N_2 of work, every "
+                    "server is less than half full for at most N_1 of the next N_2 slots "
+                    "with probability > 1 - eps_1, N_1 as in eq. (10).",
+          method="simulation")
+def check_lemma1(quick: bool) -> Verdict:
+    L, mu, eps1 = 4, F(1, 2), F(1, 10)
+    dist = Uniform(F(3, 10), F(7, 10))  # u = 0.3, K_max = ceil(1/u) = 4
+    K = 4
+    N1 = lemma1_N1(eps1, L, mu, K)
+    N2 = 20 * N1
+    reps = 10 if quick else 40
+    seeds = spawn_seeds(2022, reps)
+    bad = 0
+    fractions, fifo_fractions = [], []
+    for ss in seeds:
+        rng = np.random.default_rng(ss)
+        n = int(2 * L * N2 / 0.5 * 1.2)  # queued work about 2.4 L N_2 > 2 L N_2
+        size = dist.sample(n, rng)
+        assert size.sum() > 2 * L * N2
+        dur = rng.geometric(float(mu), n).astype(np.int64)
+        w = Workload(np.zeros(n, np.int64), size, dur, float(N2))
+        r = simulate(BFJS(), w, Cluster.identical(L))
+        below = N2 * (1 - r.half_full_fraction)
+        fractions.append(float(np.max(1 - r.half_full_fraction)))
+        bad += int(np.any(below > N1))
+        rf = simulate(FIFOFF(), w, Cluster.identical(L))
+        fifo_fractions.append(float(np.max(1 - rf.half_full_fraction)))
+    p_event = 1 - bad / reps
+    return Verdict("holds" if p_event > 1 - float(eps1) else "violated", {
+        "servers": L, "mu": str(mu), "eps1": str(eps1), "K_max": K, "N1": N1, "N2": N2,
+        "replications": reps, "fraction_with_event": p_event,
+        "max_fraction_of_slots_below_half": max(fractions),
+        "mean_fraction_of_slots_below_half": float(np.mean(fractions)),
+        "fifo_ff_mean_fraction_below_half": float(np.mean(fifo_fractions)),
+        "sizes": "Uniform[0.3, 0.7]"})
+
+
+# --------------------------------------------------------------------------- Thm. 1
+@register("PG21.Thm1.dynamic", location="Sec. III-B, Thm. 1 (and its MaxWeight scheduler)",
+          statement="MaxWeight on upper-rounded VQs of a partition X stabilises workloads "
+                    "up to rho*(X); on the exact partition of a discrete law with a handful "
+                    "of sizes its critical load is within 5% of rho*, while a coarse "
+                    "partition loses throughput.",
+          method="simulation")
+def check_thm1_dynamic(quick: bool) -> Verdict:
+    L, mu = 2, 0.05
+    dist = Discrete([F(1, 5), F(7, 20), F(9, 20), F(3, 5)], [F(3, 10), F(3, 10), F(1, 5),
+                                                             F(1, 5)])
+    ref = float(rho_star(dist, servers=L).value)
+    T = 300_000 if quick else 1_000_000
+    fine = PartitionMaxWeight.exact(dist)
+    coarse = PartitionMaxWeight(universal_partition(2))
+    evidence: dict[str, Any] = {"distribution": "{0.2, 0.35, 0.45, 0.6} w.p. 0.3,0.3,0.2,0.2",
+                                "servers": L, "mu": mu, "rho_star": ref, "slots": T}
+    c = critical_load(fine, dist, servers=L, mu=mu, rho_star=ref, lo=0.5, hi=1.1, tol=0.02,
+                      slots=T, seed=11)
+    evidence["exact_partition"] = {"cells": len(fine.partition),
+                                   "configurations": int(fine.configurations.shape[0]),
+                                   "critical_load": [c.lower, c.upper], "runs": c.runs}
+    rounded = float(rounded_rho_star(dist, universal_partition(2), "up", servers=L).value)
+    evidence["coarse_partition"] = {"name": "universal J=2 (4 cells)",
+                                    "rho_star_upper_rounded": rounded,
+                                    "fraction_of_rho_star": rounded / ref}
+    if not quick:
+        cc = critical_load(coarse, dist, servers=L, mu=mu, rho_star=ref, lo=0.3, hi=1.1,
+                           tol=0.02, slots=T, seed=12)
+        evidence["coarse_partition"]["critical_load"] = [cc.lower, cc.upper]
+    ok = c.lower >= 0.95 and c.runs[0]["verdict"] == "unstable"
+    inconclusive = not np.isfinite(c.lower) or (c.lower < 0.95 and not c.complete)
+    verdict = "holds" if ok else "inconclusive" if inconclusive else "violated"
+    return Verdict(verdict, evidence)
+
