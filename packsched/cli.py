@@ -716,9 +716,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         st = out["stability"]
         print(f"policy {out['policy']} on {args.servers} server(s), {out['slots']} slots, "
               f"{out['jobs']} jobs ({out['seconds']:.3f} s)")
-        print(f"  verdict: {out['verdict']}  (relative drift {_fmt(st['relative_drift'], 3)}, "
-              f"{int(100 * st['confidence'])}% CI [{_fmt(st['relative_drift_ci'][0], 3)}, "
-              f"{_fmt(st['relative_drift_ci'][1], 3)}], threshold {st['threshold']})")
+        if st is None:
+            print(f"  verdict: {out['verdict']}  (too few slots after warm-up to judge)")
+        else:
+            print(f"  verdict: {out['verdict']}  (relative drift "
+                  f"{_fmt(st['relative_drift'], 3)}, {int(100 * st['confidence'])}% CI "
+                  f"[{_fmt(st['relative_drift_ci'][0], 3)}, "
+                  f"{_fmt(st['relative_drift_ci'][1], 3)}], threshold {st['threshold']})")
         print(f"  mean queue {out['mean_queue']:.4g} jobs, mean queued resource "
               f"{out['mean_queued_resource']:.4g}, final queue {out['final_queue']}")
         print(f"  mean occupancy {out['mean_occupancy']:.4f}, invariants "

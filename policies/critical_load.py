@@ -106,6 +106,8 @@ def critical_load(
                               seed=np.random.default_rng(next(seeds)))
             r = simulate(policy, w, cluster)
             st = r.stability
+            if st is None:
+                raise ValueError(f"slots={horizon} is too short to judge stability")
             runs.append({"load": x, "slots": horizon, "verdict": st.verdict,
                          "mean_queue": r.mean_queue, "relative_drift": st.relative_drift,
                          "relative_drift_ci": list(st.relative_drift_ci),

@@ -16,7 +16,10 @@ import numpy as np
 from policies.invariants import InvariantReport
 from policies.stability import StabilityVerdict, judge_stability
 
-__all__ = ["SimulationResult"]
+__all__ = ["SimulationResult", "MIN_JUDGED_SLOTS"]
+
+#: Shortest post-warm-up window judged for stability (two slots per batch).
+MIN_JUDGED_SLOTS = 40
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,8 +83,14 @@ class SimulationResult:
         return None if self.invariants is None else self.invariants.ok
 
     @cached_property
-    def stability(self) -> StabilityVerdict:
-        """The toolkit's stability verdict on the queued resource (policies.stability)."""
+    def stability(self) -> StabilityVerdict | None:
+        """The toolkit's stability verdict on the queued resource (policies.stability).
+
+        None when the post-warm-up window is too short to judge (fewer than
+        :data:`MIN_JUDGED_SLOTS` slots); :attr:`verdict` is then ``inconclusive``.
+        """
+        if self.slots - self.warmup < MIN_JUDGED_SLOTS:
+            return None
         return judge_stability(
             self.queued_resource, arrival_work_rate=self.work_rate if self.work_rate > 0
             else None, warmup=self.warmup,
@@ -89,7 +98,8 @@ class SimulationResult:
 
     @property
     def verdict(self) -> str:
-        return self.stability.verdict
+        st = self.stability
+        return "inconclusive" if st is None else st.verdict
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
@@ -111,7 +121,7 @@ class SimulationResult:
             "invariants_ok": self.invariants_ok,
             "invariant_violations": [] if self.invariants is None
             else list(self.invariants.violations),
-            "stability": self.stability.as_dict(),
+            "stability": None if self.stability is None else self.stability.as_dict(),
             "params": dict(self.params),
         }
 

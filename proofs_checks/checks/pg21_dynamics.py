@@ -42,6 +42,8 @@ F = Fraction
 def _run(policy: BuiltinPolicy, w: Workload, cluster: Cluster) -> dict[str, Any]:
     r = simulate(policy, w, cluster)
     st = r.stability
+    if st is None:
+        raise ValueError("the horizon is too short to judge stability")
     return {"policy": policy.name, "verdict": st.verdict, "slots": r.slots,
             "jobs": r.jobs, "mean_queue": round(r.mean_queue, 3),
             "final_queue": r.final_queue, "relative_drift": st.relative_drift,
