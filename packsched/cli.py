@@ -695,21 +695,24 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         slots = args.slots
         w = P.pg21_workload(
             dist, servers=args.servers, slots=slots, capacity=cap,
-            mu=None if args.deterministic else args.mu, deterministic=args.deterministic,
+            mu=None if args.deterministic is not None else args.mu,
+            deterministic=args.deterministic,
             workload=args.workload, intensity=args.intensity, arrivals=args.arrivals,
             seed=args.seed)
         rate = w.arrival_rate
-    policy = P.make_policy(args.policy, J=args.J, dist=dist, levels=args.levels)
+    policy = P.make_policy(args.policy, J=args.J, dist=dist, capacity=cap, levels=args.levels)
     cluster = P.Cluster.identical(args.servers, cap)
     with _stdout_to_stderr(args.json):
         res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup)
     out = res.summary()
-    mean_service = float(args.deterministic) if args.deterministic else 1.0 / args.mu
+    mean_service = (float(args.deterministic) if args.deterministic is not None
+                    else 1.0 / args.mu)
     out["input"] = dict(info, servers=args.servers, capacity=cap, seed=args.seed,
                         arrival_rate=rate, mean_service=mean_service,
                         workload=None if rate is None else rate * mean_service,
-                        intensity=args.intensity, service="deterministic"
-                        if args.deterministic else "geometric", arrivals=args.arrivals)
+                        intensity=args.intensity, service="geometric"
+                        if args.deterministic is None else "deterministic",
+                        arrivals=args.arrivals)
     if args.json:
         _emit_json(out)
     else:

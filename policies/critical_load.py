@@ -17,6 +17,7 @@ fractions are conservative (never overstated).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -60,7 +61,8 @@ def reference_rho_star(sizes: SizeDistribution, servers: int, capacity: float = 
     if isinstance(sizes, Discrete):
         from capacity.supportable_workload import rho_star
 
-        return float(rho_star(sizes, servers=servers, capacity=capacity).upper)
+        cap = Fraction(capacity) if isinstance(capacity, float) else capacity
+        return float(rho_star(sizes, servers=servers, capacity=cap).upper)
     if capacity != 1:
         raise ValueError("continuous size laws are on (0, 1]: use capacity 1")
     from capacity.brackets import quantile_brackets
@@ -129,7 +131,7 @@ def critical_load(
     complete = v_hi == "unstable"
     if not complete:
         return CriticalLoad(policy.name, a, float("nan"), ref, False, runs)
-    while b - a > tol:
+    while b - a > tol * (1 + 1e-9):
         m = 0.5 * (a + b)
         v = judge(m)
         if v == "stable":
@@ -140,4 +142,5 @@ def critical_load(
             complete = False
             break
     lower, upper = a, b
-    return CriticalLoad(policy.name, lower, upper, ref, complete and b - a <= tol, runs)
+    return CriticalLoad(policy.name, lower, upper, ref,
+                        complete and b - a <= tol * (1 + 1e-9), runs)

@@ -53,6 +53,7 @@ def check_slotted_run(
         bad.append("a job started after the horizon")
     if np.any(started != (server >= 0)) or np.any(server >= L):
         bad.append("started jobs and server assignments disagree")
+        return InvariantReport(False, bad, float("nan"))
     finished = started & (start + duration <= slots)
     in_service = started & ~finished
     waiting = arrived & ~started

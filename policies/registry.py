@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from policies.slotted import BFJ, BFJS, BFS, FIFOFF, VQS, VQSBF, PartitionMaxWeight
 from policies.slotted.policy import BuiltinPolicy
 from theory.distributions import Discrete, SizeDistribution
+from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
 
 __all__ = ["PolicyInfo", "POLICIES", "available_policies", "make_policy"]
@@ -70,10 +72,22 @@ def available_policies() -> list[str]:
     return list(POLICIES)
 
 
-def make_policy(name: str, **params: Any) -> BuiltinPolicy:
-    """The built-in policy called ``name`` (see :data:`POLICIES` for parameters)."""
+def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: object = 1,
+                **params: Any) -> BuiltinPolicy:
+    """The built-in policy called ``name`` (see :data:`POLICIES` for parameters).
+
+    ``dist`` is the size law in the units of ``capacity`` (identical servers); policies
+    that derive a partition from it (vqs, vqs-bf, maxweight) see it on a unit server.
+    """
     try:
         info = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
-    return info.factory(**params)
+    cap = to_number(capacity, name="capacity")
+    if not cap > 0:
+        raise ValueError(f"capacity must be positive, got {capacity!r}")
+    if dist is not None and cap != 1:
+        if not isinstance(dist, Discrete):
+            raise ValueError("a continuous size law lives on (0, 1]: use capacity 1")
+        dist = dist.scaled(1 / Fraction(cap))
+    return info.factory(dist=dist, **params)

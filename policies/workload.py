@@ -343,6 +343,8 @@ def trace_workload(
         raise ValueError("arrival_time, sizes and service_time must be 1-D of equal length")
     if not (np.all(np.isfinite(t)) and np.all(np.isfinite(d))):
         raise ValueError("trace times must be finite (drop censored records first)")
+    if np.any(d < 0):
+        raise ValueError("trace service times must be non-negative")
     order = np.argsort(t, kind="stable")
     t = t[order] - (t.min() if t.size else 0.0)
     slot = np.floor(t / traffic_scaling / slot_length).astype(np.int64)

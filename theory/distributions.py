@@ -209,6 +209,19 @@ class Discrete(SizeDistribution):
             raise ValueError("counts sum to zero")
         return cls(sizes, [Fraction(c, n) for c in cs])
 
+    def scaled(self, factor: object) -> Discrete:
+        """The same law with every size multiplied by ``factor`` (exact for rationals).
+
+        ``d.scaled(Fraction(1, C))`` turns sizes in capacity units into fractions of a
+        unit server (PG21 Sec. II normalises capacities to one).
+        """
+        f = to_number(factor, name="factor")
+        if not f > 0:
+            raise ValueError(f"the scale factor must be positive, got {factor!r}")
+        if self.dim == 1:
+            return Discrete([k[0] * f for k in self._keys], self._probs)
+        return Discrete([tuple(v * f for v in k) for k in self._keys], self._probs)
+
     # -- finite-type views -------------------------------------------------
     @property
     def sizes(self) -> list:

@@ -138,13 +138,12 @@ class Partition:
                 np.zeros(x.shape, np.int64)
             near = np.where(np.abs(x - lf[pos - 1]) <= np.abs(x - lf[pos]), pos - 1, pos) \
                 if len(lf) > 1 else pos
-            snap = np.abs(x - lf[near]) <= rtol * float(c)
+            at = np.array([self._type_at(v) for v in limits])
+            # a limit outside the partition (the open end 0) is never snapped to
+            snap = (np.abs(x - lf[near]) <= rtol * float(c)) & (at[near] >= 0)
             if np.any(snap):
-                at = np.array([self._type_at(v) for v in limits])
                 out = np.empty(x.shape, np.int64)
                 out[snap] = at[near[snap]]
-                if not np.all(at[near[snap]] >= 0):
-                    raise ValueError("a size equals a limit outside the partition")
                 if np.any(~snap):
                     out[~snap] = self.classify(x[~snap], scale)
                 return out

@@ -92,7 +92,7 @@ def simulate(
     seconds = time.perf_counter() - t0
     report = (check_slotted_run(arrival, size, dur, cap, T, start, server, qlen, qres)
               if check else None)
-    rate = workload.work_rate()
+    rate = workload.head(T).work_rate()  # the simulated window's arrivals, not the horizon's
     return SimulationResult(
         policy=policy.name, slots=T, warmup=int(W), queue_length=qlen, queued_resource=qres,
         busy_resource=busy, arrival=arrival, start=start, server=server,
