@@ -91,18 +91,18 @@ def _max_set(tree, P, i, v):
 
 
 @njit(cache=True)
-def _leftmost_geq(tree, P, i, x):
-    """Smallest leaf index >= i whose value is >= x, or -1 (max tree)."""
+def _leftmost_geq(tree, P, i, x, eps):
+    """Smallest leaf index >= i whose value v has v + eps >= x, or -1 (max tree)."""
     if i >= P:
         return -1
     node = i + P
-    if tree[node] >= x:
+    if tree[node] + eps >= x:
         return i
     while node > 1:
-        if (node & 1) == 0 and tree[node + 1] >= x:
+        if (node & 1) == 0 and tree[node + 1] + eps >= x:
             node += 1
             while node < P:
-                node = 2 * node if tree[2 * node] >= x else 2 * node + 1
+                node = 2 * node if tree[2 * node] + eps >= x else 2 * node + 1
             return node - P
         node >>= 1
     return -1
@@ -144,7 +144,7 @@ State = namedtuple(
         "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
         "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
         # servers
-        "load", "load1", "njobs", "tcount", "cfg", "stalled", "srt", "spos", "sres", "mtree", "PL",
+        "load", "load_other", "njobs", "tcount", "cfg", "stalled", "srt", "spos", "sres", "mtree", "PL",
         # calendar
         "dhead", "dnext",
         # outputs
@@ -241,16 +241,23 @@ def _room(S, l):
 @njit(cache=True)
 def _best_fit(S, s):
     """Server with the least residual that still fits size s (ties: lowest index)."""
-    p = np.searchsorted(S.sres, s - S.eps, side="left")
-    if p >= S.srt.shape[0]:
+    # first position with residual + eps >= s: the fit test of _room, evaluated the same way
+    lo, hi = 0, S.srt.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if S.sres[mid] + S.eps >= s:
+            hi = mid
+        else:
+            lo = mid + 1
+    if lo >= S.srt.shape[0]:
         return -1
-    return S.srt[p]
+    return S.srt[lo]
 
 
 @njit(cache=True)
 def _first_fit(S, s, i=0):
     """Lowest-index server >= i that fits size s, or -1."""
-    return _leftmost_geq(S.mtree, S.PL, i, s - S.eps)
+    return _leftmost_geq(S.mtree, S.PL, i, s, S.eps)
 
 
 @njit(cache=True)
@@ -295,8 +302,8 @@ def _place(S, j, l, t):
     _kahan_add(S.qacc, -s)
     _account(S, l, t)
     S.load[l] += s
-    if S.jtype[j] == 1:
-        S.load1[l] += s
+    if S.jtype[j] != 1:
+        S.load_other[l] += s
     S.njobs[l] += 1
     S.tcount[l, S.jtype[j]] += 1
     S.start[j] = t
@@ -314,13 +321,13 @@ def _depart(S, j, t):
     _account(S, l, t + 1)
     s = S.size[j]
     S.load[l] -= s
-    if S.jtype[j] == 1:
-        S.load1[l] -= s
+    if S.jtype[j] != 1:
+        S.load_other[l] -= s
     S.njobs[l] -= 1
     S.tcount[l, S.jtype[j]] -= 1
     if S.njobs[l] == 0:
         S.load[l] = 0.0
-        S.load1[l] = 0.0
+        S.load_other[l] = 0.0
     return l
 
 
@@ -404,7 +411,7 @@ def _vqs_server(S, l, t):
         room = S.cap[l] / 3.0
         if S.tcount[l, 1] == 0:
             j = _hol(S, 1)
-            if j >= 0:
+            if j >= 0 and S.size[j] <= _room(S, l):
                 _place(S, j, l, t)
                 placed += 1
     typ = S.cfg_main[k]
@@ -412,7 +419,8 @@ def _vqs_server(S, l, t):
         # (ii) head-of-line jobs of the other VQ until the next one does not fit
         while True:
             j = _hol(S, typ)
-            if j < 0 or S.size[j] > room - (S.load[l] - S.load1[l]) + S.eps:
+            if j < 0 or S.size[j] > room - S.load_other[l] + S.eps or \
+                    S.size[j] > _room(S, l):
                 break
             _place(S, j, l, t)
             placed += 1
