@@ -144,7 +144,8 @@ State = namedtuple(
         "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
         "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
         # servers
-        "load", "load_other", "njobs", "tcount", "cfg", "stalled", "srt", "spos", "sres", "mtree", "PL",
+        "load", "load_other", "njobs", "tcount", "cfg", "stalled",
+        "srt", "spos", "sres", "mtree", "PL",
         # calendar
         "dhead", "dnext",
         # outputs

@@ -22,6 +22,7 @@ Servers must be identical (the partition is relative to the capacity; PG21 Sec. 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -29,8 +30,8 @@ from policies.slotted import _kernel as K
 from policies.slotted.policy import BuiltinPolicy, KernelSpec
 from theory.bounds import choose_J
 from theory.configurations import reduced_configurations
-from theory.distributions import SizeDistribution
-from theory.numbers import FEASIBILITY_RTOL
+from theory.distributions import Discrete, SizeDistribution
+from theory.numbers import FEASIBILITY_RTOL, to_number
 from theory.partitions import universal_partition
 
 __all__ = ["VQS", "VQSBF", "observed_J", "MAX_J"]
@@ -71,8 +72,18 @@ class _VirtualQueueScheduler(BuiltinPolicy):
             raise ValueError(f"J must be an integer in [2, {MAX_J}] (PG21 eq. 18), got {self.J!r}")
 
     @classmethod
-    def for_distribution(cls, dist: SizeDistribution, eps: float = 0.0):  # noqa: ANN206
-        """J per PG21 Cor. 1: the smallest J with F_R(1/2^J) < eps (eps=0: Thm. 3)."""
+    def for_distribution(cls, dist: SizeDistribution, eps: float = 0.0,
+                         capacity: object = 1):  # noqa: ANN206
+        """J per PG21 Cor. 1: the smallest J with F_R(1/2^J) < eps (eps=0: Thm. 3).
+
+        ``capacity``: the server capacity when ``dist`` gives sizes in its units
+        (then ``dist`` must be a :class:`~theory.distributions.Discrete`).
+        """
+        cap = to_number(capacity, name="capacity")
+        if cap != 1:
+            if not isinstance(dist, Discrete):
+                raise ValueError("a continuous size law lives on (0, 1]: use capacity 1")
+            dist = dist.scaled(1 / Fraction(cap))
         return cls(J=min(choose_J(dist, eps), MAX_J))
 
     def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
