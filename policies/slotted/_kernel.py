@@ -139,7 +139,7 @@ State = namedtuple(
     [
         # inputs
         "size", "duration", "cap", "eps", "rank", "rank_vals", "jtype", "T",
-        "cfg_k", "cfg_main", "cfg_k1", "track_jobs", "stall",
+        "cfg_k", "cfg_main", "cfg_k1", "track_jobs", "stall", "track_sorted",
         # queue
         "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
         "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
@@ -156,7 +156,8 @@ State = namedtuple(
 
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-                cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_half, out_area):
+                cfg_main, cfg_k1, track_jobs, stall, track_sorted, out_start, out_server, out_half,
+                out_area):
     n = arrival.shape[0]
     L = cap.shape[0]
     R = rank_vals.shape[0]
@@ -186,7 +187,7 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         spos[srt[p]] = p
     return State(
         size, duration, cap, eps, rank, rank_vals, jtype, T, cfg_k, cfg_main, cfg_k1,
-        track_jobs, stall,
+        track_jobs, stall, track_sorted,
         np.zeros(n, np.int8), np.zeros(2 * PR, np.int64), PR,
         np.full(max(R, 1), -1, np.int64), np.full(max(R, 1), -1, np.int64),
         np.full(n, -1, np.int64), np.full(2 * PN, np.inf), PN,
@@ -213,8 +214,12 @@ def _kahan_add(acc, x):
 
 @njit(cache=True)
 def _server_update(S, l):
-    """Re-key server l after its load changed: sorted (residual, index) and max tree."""
+    """Re-key server l after its load changed: max tree, and the (residual, index) order
+    when a best-fit policy reads it."""
     r = S.cap[l] - S.load[l]
+    _max_set(S.mtree, S.PL, l, r)
+    if not S.track_sorted:
+        return
     srt, sres, spos = S.srt, S.sres, S.spos
     p = spos[l]
     L = srt.shape[0]
@@ -231,7 +236,6 @@ def _server_update(S, l):
     srt[p] = l
     sres[p] = r
     spos[l] = p
-    _max_set(S.mtree, S.PL, l, r)
 
 
 @njit(cache=True)
@@ -499,8 +503,8 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
     n = arrival.shape[0]
     L = cap.shape[0]
     S = _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
-                    cfg_k, cfg_main, cfg_k1, track_jobs, stall, out_start, out_server,
-                    out_half, out_area)
+                    cfg_k, cfg_main, cfg_k1, track_jobs, stall,
+                    code == BFJ or code == BFJS, out_start, out_server, out_half, out_area)
     depbuf = np.empty(max(n, 1), np.int64)
     dflag = np.zeros(L, np.bool_)
     dlist = np.empty(L, np.int64)
