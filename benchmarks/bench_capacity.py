@@ -26,7 +26,6 @@ Sections:
 from __future__ import annotations
 
 import argparse
-import contextlib
 import cProfile
 import hashlib
 import io
@@ -35,14 +34,12 @@ import math
 import os
 import platform
 import pstats
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -55,6 +52,8 @@ INSTANCES = HERE / "instances"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import CaseTimeout, summary, time_limit  # noqa: E402
+
 #: Targets of the brief (seconds, median wall time).
 TARGET_RHO_1000 = 2.0
 TARGET_BPP_1000 = 5.0
@@ -63,39 +62,6 @@ REL_AGREE = 1e-9
 
 
 # -- timing helpers -----------------------------------------------------------------
-
-
-class CaseTimeout(Exception):
-    """Raised (from SIGALRM) when one case exceeds its wall-time cap."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` (checked when control returns to Python)."""
-    if not seconds or seconds <= 0 or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise CaseTimeout(f"exceeded the {seconds:.0f} s cap")
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def summary(times: list[float]) -> dict[str, Any]:
-    return {
-        "median_s": statistics.median(times) if times else None,
-        "min_s": min(times) if times else None,
-        "max_s": max(times) if times else None,
-        "repeats": len(times),
-        "all_s": times,
-    }
 
 
 def measure(fn: Callable[[], Any], repeats: int, budget: float,

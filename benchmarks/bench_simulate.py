@@ -53,13 +53,11 @@ import math
 import os
 import platform
 import resource
-import signal
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +69,8 @@ for p in (str(ROOT), str(HERE)):
     if p not in sys.path:
         sys.path.insert(0, p)
 
+from benchmarks.timing import CaseTimeout, summary, time_limit  # noqa: E402
+
 #: Targets of the issue.
 TARGET_RUN_S = 5.0            # one 1,000-server, 1,000,000-job run
 TARGET_SPEEDUP = 20.0         # over the hand-written baseline
@@ -81,39 +81,6 @@ SEED = 2011
 
 
 # -- helpers --------------------------------------------------------------------------
-
-
-class CaseTimeout(Exception):
-    """Raised (from SIGALRM) when one call exceeds its wall-time cap."""
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Interrupt the block after ``seconds`` (checked when control returns to Python)."""
-    if not seconds or seconds <= 0 or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def handler(signum: int, frame: Any) -> None:
-        raise CaseTimeout(f"exceeded the {seconds:.0f} s cap")
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def summary(times: list[float]) -> dict[str, Any]:
-    return {
-        "median_s": statistics.median(times) if times else None,
-        "min_s": min(times) if times else None,
-        "max_s": max(times) if times else None,
-        "repeats": len(times),
-        "all_s": times,
-    }
 
 
 def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float, float]:
