@@ -12,6 +12,7 @@ invariants are checked from the schedule.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 
@@ -180,8 +181,6 @@ class SlotState:
 
 def _run_python(policy: SlottedPolicy, arrival, size, dur, cap, T, eps, start, server, qlen,
                 qres, busy, half, area) -> None:
-    import math
-
     st = SlotState(size, arrival, cap, eps)
     policy.reset(size, cap)
     ends: dict[int, list[int]] = {}
