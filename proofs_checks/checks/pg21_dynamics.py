@@ -74,9 +74,8 @@ def check_fig3a(quick: bool) -> Verdict:
     dist = Discrete([F(2, 5), F(3, 5)])
     w = pg21_workload(dist, servers=1, slots=T, mu=0.01, workload=1.4, seed=20213)
     expected = {"vqs": "unstable", "bf-js": "stable", "vqs-bf": "stable"}
-    runs = []
-    for pol in (VQS(), BFJS(), VQSBF()):
-        runs.append(dict(_run(pol, w, Cluster.identical(1)), key=pol.name))
+    runs = [dict(_run(pol, w, Cluster.identical(1)), key=role)
+            for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
     return Verdict(_combine(runs, expected), {
         "arrival_rate": 0.014, "lambda_star": 2 * 0.01, "lambda_vqs": 2 / 3 * 2 * 0.01,
         "expected": expected, "runs": runs, "seed": 20213})
@@ -119,7 +118,8 @@ def check_fig3b(quick: bool) -> Verdict:
     w = _fig3b_workload(T, 20214)
     expected = {"vqs": "stable", "bf-js": "unstable", "vqs-bf": "unstable"}
     cluster = Cluster.identical(1, 10.0)
-    runs = [dict(_run(pol, w, cluster), key=pol.name) for pol in (VQS(), BFJS(), VQSBF())]
+    runs = [dict(_run(pol, w, cluster), key=role)
+            for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
     lam = 0.0306
     evidence: dict[str, Any] = {
         "arrival_rates": [lam * 2 / 3, lam / 3],

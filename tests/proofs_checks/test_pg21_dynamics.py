@@ -1,0 +1,48 @@
+"""The simulation checks of PG21 can fail: swapping in the wrong policy turns them red."""
+
+from __future__ import annotations
+
+import pytest
+
+from proofs_checks.checks import pg21_dynamics as D
+from proofs_checks.registry import run_checks
+
+
+def _runs(*pairs: tuple[str, str, bool]) -> list[dict]:
+    return [{"key": k, "verdict": v, "invariants_ok": ok} for k, v, ok in pairs]
+
+
+@pytest.mark.parametrize(("runs", "want"), [
+    (_runs(("a", "stable", True), ("b", "unstable", True)), "holds"),
+    (_runs(("a", "unstable", True), ("b", "unstable", True)), "violated"),
+    (_runs(("a", "inconclusive", True), ("b", "unstable", True)), "inconclusive"),
+    (_runs(("a", "stable", False), ("b", "unstable", True)), "violated"),
+])
+def test_combine(runs, want):
+    assert D._combine(runs, {"a": "stable", "b": "unstable"}) == want
+
+
+def test_fig3a_fails_when_vqs_is_replaced_by_a_stable_policy(monkeypatch):
+    monkeypatch.setattr(D, "VQS", D.BFJS)  # the 'VQS' runs are now BF-J/S: stable
+    res = D.check_fig3a(True)
+    assert res.verdict == "violated"
+    assert [r["verdict"] for r in res.evidence["runs"]][0] == "stable"
+
+
+def test_lemma1_fails_for_first_fit(monkeypatch):
+    monkeypatch.setattr(D, "BFJS", D.FIFOFF)  # the paper: Lemma 1 does not hold for First-Fit
+    res = D.check_lemma1(True)
+    assert res.verdict == "violated"
+    assert res.evidence["fraction_with_event"] < 0.9
+
+
+def test_fig3b_initial_state_is_configuration_2_1():
+    w = D._fig3b_workload(200, seed=1)
+    assert w.arrival[:4].tolist() == [0, 0, 50, 50]
+    assert w.demand[:4].tolist() == [5.0, 5.0, 2.0, 2.0]
+    assert w.service[:4].tolist() == [100, 50, 100, 67]
+
+
+def test_quick_catalogue_lists_the_simulation_checks():
+    ids = {r.id for r in run_checks(paper="PG21", claim="PG21.Lemma1", quick=True)}
+    assert ids == {"PG21.Lemma1"}
