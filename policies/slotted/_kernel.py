@@ -154,6 +154,18 @@ State = namedtuple(
 )
 
 
+@njit(cache=True, inline="always")
+def _sort_prefix(a, m):
+    """Sort a[:m] in place (insertion sort: m is the handful of events of one slot)."""
+    for i in range(1, m):
+        v = a[i]
+        k = i - 1
+        while k >= 0 and a[k] > v:
+            a[k + 1] = a[k]
+            k -= 1
+        a[k + 1] = v
+
+
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
                 cfg_main, cfg_k1, track_jobs, stall, track_sorted, out_start, out_server, out_half,
@@ -200,7 +212,7 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _kahan_add(acc, x):
     """Neumaier-compensated acc[0] += x (acc[1] holds the compensation)."""
     s = acc[0]
@@ -212,7 +224,7 @@ def _kahan_add(acc, x):
     acc[0] = t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _server_update(S, l):
     """Re-key server l after its load changed: max tree, and the (residual, index) order
     when a best-fit policy reads it."""
@@ -238,12 +250,12 @@ def _server_update(S, l):
     spos[l] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _room(S, l):
     return S.cap[l] - S.load[l] + S.eps
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _best_fit(S, s):
     """Server with the least residual that still fits size s (ties: lowest index)."""
     # first position with residual + eps >= s: the fit test of _room, evaluated the same way
@@ -259,13 +271,13 @@ def _best_fit(S, s):
     return S.srt[lo]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _first_fit(S, s, i=0):
     """Lowest-index server >= i that fits size s, or -1."""
     return _leftmost_geq(S.mtree, S.PL, i, s, S.eps)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _account(S, l, s):
     """Credit server l's current load to slots acc_from[l]..s-1 (occupancy metrics)."""
     d = s - S.acc_from[l]
@@ -276,7 +288,7 @@ def _account(S, l, s):
         S.acc_from[l] = s
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _enqueue(S, j):
     S.state[j] = QUEUED
     r = S.rank[j]
@@ -292,7 +304,7 @@ def _enqueue(S, j):
     _kahan_add(S.qacc, S.size[j])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(S, j, l, t):
     """Start job j on server l in slot t (it leaves at the end of t + duration - 1)."""
     s = S.size[j]
@@ -320,7 +332,7 @@ def _place(S, j, l, t):
     _server_update(S, l)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _depart(S, j, t):
     l = S.server[j]
     _account(S, l, t + 1)
@@ -336,7 +348,7 @@ def _depart(S, j, t):
     return l
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _largest_fitting(S, lo, hi, room):
     """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
     top = np.searchsorted(S.rank_vals, room, side="right") - 1
@@ -352,7 +364,7 @@ def _largest_fitting(S, lo, hi, room):
     return j
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bfs_fill(S, l, t, lo, hi, limit):
     """BF-S on server l (PG21 IV-A): the largest fitting queued job, repeatedly.
 
@@ -599,16 +611,22 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
             j = S.dnext[j]
         nd = 0
         if m > 0:
-            ids = np.sort(depbuf[:m])
+            if m > 32:
+                depbuf[:m] = np.sort(depbuf[:m])
+            else:
+                _sort_prefix(depbuf, m)
             for q in range(m):
-                j = ids[q]
+                j = depbuf[q]
                 l = _depart(S, j, t)
                 _kahan_add(busy, -size[j])
                 if not dflag[l]:
                     dflag[l] = True
                     dlist[nd] = l
                     nd += 1
-            dlist[:nd] = np.sort(dlist[:nd])
+            if nd > 32:
+                dlist[:nd] = np.sort(dlist[:nd])
+            else:
+                _sort_prefix(dlist, nd)
             for q in range(nd):
                 l = dlist[q]
                 dflag[l] = False
