@@ -203,6 +203,18 @@ def _types_info(dist: Any, limit: int = 64) -> dict[str, Any]:
     return out
 
 
+def _discrete_from_args(args: argparse.Namespace) -> Any:
+    """The Discrete law of ``--sizes`` with ``--probs`` or ``--counts`` (equally likely)."""
+    from theory.distributions import Discrete
+
+    sizes = _sizes_arg(args.sizes)
+    if args.probs is not None and args.counts is not None:
+        raise UsageError("give either --probs or --counts, not both")
+    if args.counts is not None:
+        return Discrete.from_counts(sizes, _split(args.counts, "--counts"))
+    return Discrete(sizes, None if args.probs is None else _split(args.probs, "--probs"))
+
+
 def _read_input(args: argparse.Namespace) -> _Input:
     from theory.distributions import Discrete, from_spec
 
@@ -212,14 +224,7 @@ def _read_input(args: argparse.Namespace) -> _Input:
             and args.sizes is None:
         raise UsageError("--probs and --counts go with --sizes")
     if args.sizes is not None:
-        sizes = _sizes_arg(args.sizes)
-        if args.probs is not None and args.counts is not None:
-            raise UsageError("give either --probs or --counts, not both")
-        if args.counts is not None:
-            dist = Discrete.from_counts(sizes, _split(args.counts, "--counts"))
-        else:
-            probs = None if args.probs is None else _split(args.probs, "--probs")
-            dist = Discrete(sizes, probs)
+        dist = _discrete_from_args(args)
         info = {"kind": "sizes", "capacity": _plain_capacity(capacity),
                 "weights_from": "counts" if args.counts is not None
                 else "probs" if args.probs is not None else "equally likely"}
@@ -639,22 +644,16 @@ def cmd_policies(args: argparse.Namespace) -> int:
 
 def _simulation_input(args: argparse.Namespace) -> tuple[Any, float, dict[str, Any]]:
     """The size distribution (in capacity units), the capacity, and a description."""
-    from theory.distributions import Discrete, from_spec
+    from theory.distributions import from_spec
     from theory.numbers import to_number
 
     cap = float(to_number(args.capacity, name="--capacity")) if args.capacity else 1.0
     if not (math.isfinite(cap) and cap > 0):
         raise UsageError(f"--capacity must be positive, got {args.capacity}")
     if args.sizes is not None:
-        sizes = _sizes_arg(args.sizes)
-        if any(isinstance(x, tuple) for x in sizes):
+        dist = _discrete_from_args(args)
+        if dist.dim != 1:
             raise UsageError("simulate is single-resource (PG21): give scalar --sizes")
-        if args.probs is not None and args.counts is not None:
-            raise UsageError("give either --probs or --counts, not both")
-        if args.counts is not None:
-            dist: Any = Discrete.from_counts(sizes, _split(args.counts, "--counts"))
-        else:
-            dist = Discrete(sizes, None if args.probs is None else _split(args.probs, "--probs"))
         if any(x > cap for x in dist.sizes):
             raise UsageError(f"a size exceeds the capacity {cap:g}")
         return dist, cap, {"kind": "sizes", "distribution": repr(dist)}
