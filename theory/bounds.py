@@ -7,16 +7,18 @@ from __future__ import annotations
 
 import decimal
 import math
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
 from theory.distributions import SizeDistribution
-from theory.numbers import Number, positive_int, to_number
+from theory.numbers import Number, positive_int, to_number, to_numbers
 
 __all__ = [
     "mean_size_bound",
+    "fixed_configuration_workload",
     "bfjs_guarantee",
     "vqs_fraction",
     "choose_J",
@@ -76,6 +78,30 @@ def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
             raise ValueError("vector mean needs a positive entry and a matching capacity")
         return min(L * c / v for v, c in zip(means, caps, strict=True) if v > 0)
     return L * to_number(capacity, name="capacity") / _mean(m)
+
+
+def fixed_configuration_workload(config: Sequence[object], probs: Sequence[object],
+                                 L: int = 1) -> Number:
+    """Largest workload that L servers all frozen in configuration ``config`` keep up with.
+
+    Type j arrives at rate rho P_j mu and is served at rate L k_j mu, so the servers keep
+    up with every type iff rho <= L min_{P_j > 0} k_j / P_j (0 if some type with P_j > 0
+    is missing from ``config``). PG21 Sec. VII-A.2 uses it for Fig. 3b: configuration
+    (2, 1) serves (0.02, 0.01) < the arrivals (0.0204, 0.0102).
+    """
+    _check_servers(L)
+    ks = []
+    for k in config:
+        if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 0:
+            raise ValueError(f"configuration entries must be non-negative integers, got {k!r}")
+        ks.append(int(k))
+    ps = to_numbers(probs, name="probability")
+    if len(ks) != len(ps) or not ks:
+        raise ValueError("config and probs must have the same non-zero length")
+    if any(p < 0 for p in ps) or not any(p > 0 for p in ps):
+        raise ValueError("probabilities must be non-negative and not all zero")
+    return L * min(Fraction(k) / p if isinstance(p, Fraction) else k / p
+                   for k, p in zip(ks, ps, strict=True) if p > 0)
 
 
 def bfjs_guarantee(L: int, dist_or_mean: SizeDistribution | object) -> Number:

@@ -16,6 +16,7 @@ import numpy as np
 
 from capacity import rho_star
 from capacity.brackets import rounded_rho_star
+from capacity.reduced import rho_vqs
 from policies import (
     BFJS,
     FIFOFF,
@@ -33,7 +34,7 @@ from policies import (
 from policies.slotted.policy import BuiltinPolicy
 from proofs_checks.registry import Verdict, register
 from theory import Discrete, Uniform, mean_size_bound, universal_partition
-from theory.bounds import lemma1_N1
+from theory.bounds import choose_J, fixed_configuration_workload, lemma1_N1
 from theory.distributions import SizeDistribution
 
 F = Fraction
@@ -71,13 +72,15 @@ def _combine(runs: list[dict[str, Any]], expected: dict[str, str]) -> str:
           method="simulation")
 def check_fig3a(quick: bool) -> Verdict:
     T = 1_000_000 if quick else 3_000_000
+    mu, lam = 0.01, 0.014
     dist = Discrete([F(2, 5), F(3, 5)])
-    w = pg21_workload(dist, servers=1, slots=T, mu=0.01, workload=1.4, seed=20213)
+    w = pg21_workload(dist, servers=1, slots=T, mu=mu, workload=lam / mu, seed=20213)
     expected = {"vqs": "unstable", "bf-js": "stable", "vqs-bf": "stable"}
     runs = [dict(_run(pol, w, Cluster.identical(1)), key=role)
             for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
     return Verdict(_combine(runs, expected), {
-        "arrival_rate": 0.014, "lambda_star": 2 * 0.01, "lambda_vqs": 2 / 3 * 2 * 0.01,
+        "arrival_rate": lam, "lambda_star": float(rho_star(dist).value) * mu,
+        "lambda_vqs": float(rho_vqs(dist, choose_J(dist, 0)).value) * mu,  # Lemma 3
         "expected": expected, "runs": runs, "seed": 20213})
 
 
@@ -120,11 +123,13 @@ def check_fig3b(quick: bool) -> Verdict:
     cluster = Cluster.identical(1, 10.0)
     runs = [dict(_run(pol, w, cluster), key=role)
             for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
-    lam = 0.0306
+    lam, D, probs = 0.0306, 100, [F(2, 3), F(1, 3)]
     evidence: dict[str, Any] = {
-        "arrival_rates": [lam * 2 / 3, lam / 3],
-        "service_rates_in_(2,1)": [2 / 100, 1 / 100],
-        "lambda_star": float(rho_star([2, 5], [F(2, 3), F(1, 3)], capacity=10).value) / 100,
+        # (2, 1) keeps up only with workloads <= 3 < 3.06 = lambda * D (Sec. VII-A.2); the
+        # rates themselves are in PG21.Fig3.capacity
+        "workload_of_(2,1)": float(fixed_configuration_workload((2, 1), probs)),
+        "offered_workload": lam * D,
+        "rho_star": float(rho_star([2, 5], probs, capacity=10).value),
         "initial_state": "configuration (2, 1) plus 1000 queued jobs (see _fig3b_workload)",
         "expected": expected, "runs": runs, "seed": 20214}
     if not quick:
