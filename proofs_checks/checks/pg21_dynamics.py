@@ -248,7 +248,8 @@ def check_lemma1(quick: bool) -> Verdict:
         rng = np.random.default_rng(ss)
         n = int(2 * L * N2 / 0.5 * 1.2)  # queued work about 2.4 L N_2 > 2 L N_2
         size = dist.sample(n, rng)
-        assert size.sum() > 2 * L * N2
+        if not size.sum() > 2 * L * N2:  # the premise of Lemma 1, eq. (10)
+            raise RuntimeError("the backlog does not exceed 2 L N_2")
         dur = rng.geometric(float(mu), n).astype(np.int64)
         w = Workload(np.zeros(n, np.int64), size, dur, float(N2))
         r = simulate(BFJS(), w, Cluster.identical(L))
