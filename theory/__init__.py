@@ -6,6 +6,8 @@ Pure and small; exact (``fractions.Fraction``) wherever the inputs are rational.
 
 from theory.bounds import *  # noqa: F401,F403
 from theory.bounds import __all__ as _b
+from theory.budgets import *  # noqa: F401,F403
+from theory.budgets import __all__ as _bu
 from theory.configurations import *  # noqa: F401,F403
 from theory.configurations import __all__ as _c
 from theory.distributions import *  # noqa: F401,F403
@@ -17,4 +19,4 @@ from theory.partitions import __all__ as _p
 from theory.traces import *  # noqa: F401,F403
 from theory.traces import __all__ as _t
 
-__all__ = [*_b, *_c, *_d, *_n, *_p, *_t]
+__all__ = [*_b, *_bu, *_c, *_d, *_n, *_p, *_t]

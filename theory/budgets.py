@@ -1,0 +1,79 @@
+"""Budgets on work and memory that grow with the input (DESIGN.md, "Inputs, budgets").
+
+Every computation whose cost grows with its input (slots, jobs, servers,
+configurations, levels, grid points) estimates that cost *before* it allocates or
+loops, and refuses above a documented budget with :class:`BudgetExceeded`: what was
+asked, what it would take, the budget, and the keyword that raises it. The CLI maps
+the keyword to its flag (``max_configurations`` -> ``--max-configurations``).
+
+The defaults below are the documented budgets; each is a keyword argument of the
+functions that use it, so a caller who knows better raises it for one call.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BudgetExceeded",
+    "MEMORY_BUDGET",
+    "MAX_CONFIGURATIONS",
+    "MAX_LP_TYPES",
+    "check_budget",
+    "format_bytes",
+]
+
+#: Bytes a single simulation or solve may allocate (8 GiB; the machines have 24 GiB).
+MEMORY_BUDGET = 8 * 2**30
+#: Feasible configurations an enumeration may produce before it refuses.
+MAX_CONFIGURATIONS = 2_000_000
+#: Job types one configuration LP may have (column generation is seconds at 10^4).
+MAX_LP_TYPES = 50_000
+
+
+class BudgetExceeded(ValueError):
+    """A computation would exceed a documented budget; nothing was allocated.
+
+    Attributes
+    ----------
+    what : the request in words (``"simulating 10^10 slots on 5 servers"``).
+    need : the estimate (``"about 224 GiB"``, ``"more than 2,000,000 configurations"``).
+    budget : the budget in the same unit.
+    option : the keyword argument that raises the budget (``"memory_budget"``).
+    """
+
+    def __init__(self, what: str, need: str, budget: str, option: str, hint: str = ""):
+        self.what, self.need, self.budget, self.option, self.hint = (
+            what, need, budget, option, hint)
+        super().__init__(self.render(f"{option}="))
+
+    def render(self, option_text: str) -> str:
+        """The message with the budget option spelled as ``option_text`` (a flag, a kwarg)."""
+        msg = (f"{self.what} would need {self.need}, above the budget of {self.budget}; "
+               f"raise it with {option_text}")
+        return f"{msg} ({self.hint})" if self.hint else msg
+
+
+def check_budget(need: float, budget: float, *, what: str, option: str, unit: str = "",
+                 hint: str = "") -> None:
+    """Raise :class:`BudgetExceeded` when ``need > budget`` (``unit="bytes"`` formats sizes)."""
+    if need <= budget:
+        return
+    if unit == "bytes":
+        raise BudgetExceeded(what, f"about {format_bytes(need)}", format_bytes(budget), option,
+                             hint)
+    suffix = f" {unit}" if unit else ""
+    raise BudgetExceeded(what, f"{_count(need)}{suffix}", f"{_count(budget)}{suffix}", option,
+                         hint)
+
+
+def format_bytes(n: float) -> str:
+    """``1536 -> '1.5 KiB'`` (binary units, three significant digits)."""
+    v = float(n)
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if v < 1024 or unit == "PiB":
+            return f"{v:.0f} bytes" if unit == "bytes" else f"{v:.3g} {unit}"
+        v /= 1024
+    raise AssertionError("unreachable")
+
+
+def _count(x: float) -> str:
+    return f"{int(x):,}" if x < 1e15 else f"{x:.3g}"
