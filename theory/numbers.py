@@ -4,22 +4,42 @@ The papers' counterexamples depend on perfect fits (PG21 Prop. 2: ``(1/2 - e) +
 (1/2 + e) = 1``), so inputs given as :class:`fractions.Fraction`, ``int`` or decimal
 strings (``"0.4"``) are kept as exact rationals. Python floats are kept as floats and
 compared with the one documented tolerance :data:`FEASIBILITY_RTOL`.
+
+Range. Every solver of the package works in float64. Text is read only when its value
+converts to a finite float64 that is nonzero when the value is: magnitude at most
+:data:`FLOAT_MAX` (about 1.8e308) and, if nonzero, at least :data:`FLOAT_TINY` (about
+4.9e-324); ``"1e400"`` and ``"1e-400"`` are refused with a ``ValueError`` naming the
+text, and so is text longer than :data:`MAX_TEXT_LENGTH` characters, before it is
+parsed (``"1e999999999"`` never builds 10**999999999). Exact objects (``10**400``,
+``Fraction(1, 10**400)``) are kept: exact comparisons handle them. Whatever converts a
+number to float uses :func:`to_float_checked`, which applies the same range and names
+the value; the distributions apply it to their sizes.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+import re
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set, ValuesView
+from decimal import Decimal
 from fractions import Fraction
 from numbers import Rational
+from typing import Any
 
 import numpy as np
 
 __all__ = [
     "FEASIBILITY_RTOL",
+    "FLOAT_MAX",
+    "FLOAT_TINY",
+    "MAX_EXACT_INT",
+    "MAX_TEXT_LENGTH",
     "Number",
     "to_number",
     "to_numbers",
+    "to_float_checked",
+    "as_list",
     "all_exact",
     "fits",
     "common_denominator",
@@ -32,16 +52,33 @@ __all__ = [
 #: With exact (rational) inputs the comparison is exact and no tolerance is used.
 FEASIBILITY_RTOL = 1e-9
 
+#: Largest magnitude a number may have (the largest finite float64).
+FLOAT_MAX = sys.float_info.max
+#: Smallest nonzero magnitude (the smallest subnormal float64); below it float() gives 0.
+FLOAT_TINY = 5e-324
+#: Integers up to ``2**53`` are exact in float64 (the largest integer weight or capacity
+#: the float solvers represent exactly).
+MAX_EXACT_INT = 2**53
+#: Longest decimal text read as a number (below Python's 4300-digit int conversion limit).
+MAX_TEXT_LENGTH = 4000
+
 Number = Fraction | float
+
+_EXPONENT = re.compile(r"[eE]\s*([-+]?[0-9_]+)\s*\Z")
+_ZERO_MANTISSA = re.compile(r"\s*[-+]?0*\.?0*\s*\Z")
 
 
 def to_number(x: object, *, name: str = "value") -> Number:
     """Read one number: ``Fraction``/``int``/decimal string -> Fraction, float -> float.
 
-    Raises ``ValueError`` for NaN, infinities and text that is not a number.
+    Text is a decimal (``"0.4"``, ``"1e-3"``) or a ratio of integers (``"1/3"``).
+    Raises ``ValueError`` naming ``name`` for NaN, infinities, bools, text that is not
+    a number and numbers outside the float64 range (module docstring).
     """
-    if isinstance(x, bool):
-        raise ValueError(f"{name} must be a number, got a bool")
+    if isinstance(x, bool | np.bool_):
+        raise ValueError(f"{name} must be a number, got the bool {x!r}")
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return to_number(x.item(), name=name)
     if isinstance(x, Fraction):
         return x
     if isinstance(x, int | np.integer):
@@ -51,22 +88,147 @@ def to_number(x: object, *, name: str = "value") -> Number:
         # integer-like objects rather than ints: normalise them to int
         return Fraction(int(x.numerator), int(x.denominator))
     if isinstance(x, str):
-        s = x.strip()
-        try:
-            return Fraction(s)
-        except (ValueError, ZeroDivisionError):
-            raise ValueError(f"{name}: {x!r} is not a number") from None
+        q = _parse_text(x, name)
+        _check_range(q, x, name)
+        return q
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise ValueError(f"{name} must be finite, got {x}")
+        return to_number(str(x), name=name)
     if isinstance(x, float | np.floating):
         v = float(x)
         if not math.isfinite(v):
-            raise ValueError(f"{name} must be finite, got {v}")
+            raise ValueError(f"{name} must be finite, got {x}")
+        if v == 0 and x != 0:  # a long double below the float64 range
+            raise ValueError(f"{name}: {x!r} is nonzero but rounds to 0 in float64")
         return v
-    raise ValueError(f"{name}: cannot read {x!r} ({type(x).__name__}) as a number")
+    if isinstance(x, bytes | bytearray):
+        raise ValueError(f"{name}: cannot read the bytes {_short(x)} as a number (decode "
+                         "them to str)")
+    what = "a list" if isinstance(x, list | tuple | np.ndarray) else type(x).__name__
+    raise ValueError(f"{name}: cannot read {_short(x)} ({what}) as a number")
+
+
+def _parse_text(x: str, name: str) -> Fraction:
+    if len(x) > MAX_TEXT_LENGTH:
+        raise ValueError(f"{name}: a number of {len(x)} characters is too long (numbers "
+                         f"are read up to {MAX_TEXT_LENGTH} characters)")
+    s = x.strip()
+    m = _EXPONENT.search(s)
+    if m is not None:
+        try:
+            exp = int(m.group(1))
+        except ValueError:
+            raise ValueError(f"{name}: {x!r} is not a number") from None
+        if abs(exp) > 2 * MAX_TEXT_LENGTH:
+            # 10**exp would be built before any range check: decide from the text
+            mantissa = s[: m.start()]
+            try:
+                Fraction(mantissa)
+            except (ValueError, ZeroDivisionError):
+                raise ValueError(f"{name}: {x!r} is not a number") from None
+            if _ZERO_MANTISSA.match(mantissa):
+                return Fraction(0)
+            raise ValueError(_range_message(name, x, exp > 0))
+    try:
+        return Fraction(s)
+    except (ValueError, ZeroDivisionError):
+        hint = (" (write a finite number)" if s.lower().lstrip("+-") in
+                ("nan", "inf", "infinity") else "")
+        raise ValueError(f"{name}: {x!r} is not a number{hint}") from None
+
+
+def _range_message(name: str, x: object, too_large: bool) -> str:
+    if too_large:
+        return (f"{name}: {_short(x)} is too large (numbers are read up to {FLOAT_MAX:.2g}, "
+                "the float64 range every solver works in)")
+    return (f"{name}: {_short(x)} is too small (nonzero but below {FLOAT_TINY:.2g}, it "
+            "rounds to 0 in float64, the range every solver works in)")
+
+
+def _check_range(v: Number, given: object, name: str) -> float:
+    """``float(v)``, or ``ValueError`` when it overflows or a nonzero ``v`` becomes 0."""
+    try:
+        f = float(v)
+    except OverflowError:
+        raise ValueError(_range_message(name, given, True)) from None
+    if math.isinf(f):
+        raise ValueError(_range_message(name, given, True))
+    if f == 0.0 and v != 0:
+        raise ValueError(_range_message(name, given, False))
+    return f
+
+
+def _digits(n: int) -> int:
+    return max(1, math.ceil(abs(n).bit_length() * math.log10(2)))
+
+
+def _short(x: object, limit: int = 60) -> str:
+    """``repr(x)`` cut to about ``limit`` characters (huge integers by their digit count)."""
+    if isinstance(x, int) and not isinstance(x, bool) and _digits(x) > limit:
+        return f"an integer of about {_digits(x)} digits"
+    if isinstance(x, Fraction) and _digits(x.numerator) + _digits(x.denominator) > limit:
+        return (f"a fraction of about {_digits(x.numerator)}/{_digits(x.denominator)} "
+                "digits")
+    try:
+        r = repr(x)
+    except Exception:  # a foreign object whose repr fails must not hide the real error
+        r = f"<{type(x).__name__}>"
+    return r if len(r) <= limit else r[: limit - 3] + "..."
+
+
+def to_float_checked(x: object, name: str = "value") -> float:
+    """``float(x)`` for a number, refusing what float64 cannot hold (``ValueError``).
+
+    Raises when ``x`` is not a number, is NaN or infinite, overflows float64, or is
+    nonzero and underflows to ``0.0`` (module docstring, "Range").
+    """
+    return _check_range(to_number(x, name=name), x, name)
+
+
+def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]") -> list[Any]:
+    """The items of a list, tuple, range or array as a list; anything else is refused.
+
+    A str, bytes, dict, set, iterator/generator, number or None where a sequence of
+    numbers is expected raises ``ValueError`` saying what was given and what to write.
+    """
+    if isinstance(xs, list):
+        return xs
+    if isinstance(xs, tuple | range | ValuesView):
+        return list(xs)
+    if isinstance(xs, np.ndarray):
+        if xs.ndim == 0:
+            raise ValueError(f"{name} must be a list of numbers, got the 0-d array {xs!r} "
+                             f"(write [{xs.item()!r}])")
+        return list(xs)
+    if isinstance(xs, str):
+        return _refuse(name, f"the string {_short(xs)}", f"[{_short(xs)}]")
+    if isinstance(xs, bytes | bytearray):
+        return _refuse(name, f"the bytes {_short(xs)}", example)
+    if isinstance(xs, Mapping):
+        return _refuse(name, "a dict", f"a list such as {example}")
+    if isinstance(xs, Set):
+        return _refuse(name, "a set (unordered)", "a list, e.g. sorted(...)")
+    if isinstance(xs, Iterator):
+        return _refuse(name, f"an iterator ({type(xs).__name__})", "a list, e.g. list(...)")
+    if xs is None:
+        return _refuse(name, "None", example)
+    if isinstance(xs, int | float | Fraction | Decimal | np.number | np.bool_):
+        return _refuse(name, f"the number {xs!r}", f"[{xs!r}]")
+    if isinstance(xs, Sequence):
+        return list(xs)
+    if hasattr(xs, "__array__"):  # a pandas Series, an xarray DataArray
+        return as_list(np.asarray(xs), name=name, example=example)
+    return _refuse(name, f"{_short(xs)} ({type(xs).__name__})", example)
+
+
+def _refuse(name: str, got: str, write: str) -> list[Any]:
+    raise ValueError(f"{name} must be a list of numbers, got {got} (write {write})")
 
 
 def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
-    """Read a sequence; if any entry is a float, all are converted to float."""
-    vals = [to_number(x, name=name) for x in xs]
+    """Read a list of numbers (:func:`as_list`); if any entry is a float, all become floats."""
+    vals = [to_number(x, name=name) for x in as_list(xs, name=name)]
     if any(isinstance(v, float) for v in vals):
         return [float(v) for v in vals]
     return vals
@@ -74,31 +236,44 @@ def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
 
 def all_exact(xs: Iterable[object]) -> bool:
     """True when every entry is an exact rational (Fraction)."""
-    return all(isinstance(x, Fraction) for x in xs)
+    return all(isinstance(x, Fraction) for x in as_list(xs, name="values"))
 
 
 def fits(load: Number, capacity: Number) -> bool:
     """``load <= capacity``: exact for Fractions, within :data:`FEASIBILITY_RTOL` otherwise."""
     if isinstance(load, Fraction) and isinstance(capacity, Fraction):
         return load <= capacity
-    return float(load) <= float(capacity) * (1.0 + FEASIBILITY_RTOL)
+    try:
+        lf, cf = float(load), float(capacity)
+    except OverflowError:  # a Fraction beyond float64 against a float: compare exactly
+        return Fraction(load) <= Fraction(capacity) * (1 + Fraction(FEASIBILITY_RTOL))
+    except (TypeError, ValueError):
+        to_number(load, name="load")
+        to_number(capacity, name="capacity")
+        raise
+    if math.isnan(lf) or math.isnan(cf):
+        raise ValueError(f"fits: load {load!r} and capacity {capacity!r} must not be NaN")
+    return lf <= cf * (1.0 + FEASIBILITY_RTOL)
 
 
 def common_denominator(xs: Sequence[Fraction]) -> int:
-    """Least common multiple of the denominators of exact rationals."""
+    """Least common multiple of the denominators of exact rationals (Fractions or ints)."""
     d = 1
-    for x in xs:
-        d = math.lcm(d, x.denominator)
+    for x in as_list(xs, name="values"):
+        if isinstance(x, bool) or not isinstance(x, Fraction | int | np.integer):
+            raise ValueError(f"common_denominator needs exact rationals (Fractions or ints), "
+                             f"got {_short(x)} ({type(x).__name__})")
+        d = math.lcm(d, x.denominator if isinstance(x, Fraction) else 1)
     return d
 
 
-def as_float(xs: Iterable[Number]) -> np.ndarray:
-    """Float64 array of numbers (Fractions converted)."""
-    return np.array([float(x) for x in xs], dtype=float)
+def as_float(xs: Iterable[Number], *, name: str = "values") -> np.ndarray:
+    """Float64 array of numbers (Fractions converted; overflow refused, see the docstring)."""
+    return np.array([to_float_checked(x, name) for x in as_list(xs, name=name)], dtype=float)
 
 
 def positive_int(x: object, *, name: str = "value") -> int:
     """A positive integer (a server count, a level): bools and floats are rejected."""
-    if isinstance(x, bool) or not isinstance(x, int | np.integer) or x < 1:
-        raise ValueError(f"{name} must be a positive integer, got {x!r}")
+    if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer) or x < 1:
+        raise ValueError(f"{name} must be a positive integer, got {_short(x)}")
     return int(x)
