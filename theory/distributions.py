@@ -17,14 +17,18 @@ from __future__ import annotations
 
 import bisect
 import math
+import re
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 
 import numpy as np
 from scipy import integrate, optimize, stats
 
-from theory.numbers import Number, to_number, to_numbers
+from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers
+from theory.progress import Progress
 
 __all__ = [
     "SizeDistribution",
@@ -46,7 +50,21 @@ def as_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
     """Normalise ``seed`` (int, Generator or None) to a ``numpy.random.Generator``."""
     if isinstance(seed, np.random.Generator):
         return seed
+    if seed is not None and (isinstance(seed, bool | np.bool_)
+                             or not isinstance(seed, int | np.integer) or seed < 0):
+        raise ValueError(f"seed must be None, a non-negative integer or a numpy Generator, "
+                         f"got {seed!r}")
     return np.random.default_rng(seed)
+
+
+def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:
+    """The sample size ``n`` checked (a non-negative int) and its memory within budget."""
+    if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer) or n < 0:
+        raise ValueError(f"the sample size n must be a non-negative integer, got {n!r}")
+    # the sizes, the uniforms or indices drawn for them, and one temporary of each
+    check_budget(8 * (dim + 2) * int(n), memory_budget, what=f"sampling {int(n):,} sizes "
+                 f"from {what}", option="memory_budget", unit="bytes")
+    return int(n)
 
 
 class SizeDistribution(ABC):
@@ -76,8 +94,13 @@ class SizeDistribution(ABC):
         """Points of positive probability, as ``(x, P(R = x))`` sorted by x."""
 
     @abstractmethod
-    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
-        """``n`` i.i.d. sizes as a float array (shape ``(n,)`` or ``(n, dim)``)."""
+    def sample(self, n: int, seed: int | np.random.Generator | None = None, *,
+               memory_budget: float = MEMORY_BUDGET) -> np.ndarray:
+        """``n`` i.i.d. sizes as a float array (shape ``(n,)`` or ``(n, dim)``).
+
+        Refuses (:class:`theory.budgets.BudgetExceeded`) when the arrays would exceed
+        ``memory_budget`` bytes.
+        """
 
     @property
     def exact(self) -> bool:
@@ -147,13 +170,14 @@ class Discrete(SizeDistribution):
     """
 
     def __init__(self, sizes: Sequence[object], probs: Sequence[object] | None = None):
+        sizes = as_list(sizes, name="sizes", example="['0.4', '0.6']")
         if len(sizes) == 0:
             raise ValueError("a discrete distribution needs at least one size")
         vectors = [_vector_entries(s) for s in sizes]
         if any(v is not None for v in vectors) and not all(v is not None for v in vectors):
             raise ValueError("sizes must be all scalars or all vectors")
         if all(v is not None for v in vectors):
-            rows = [to_numbers(v, name="size") for v in vectors if v is not None]
+            rows = [_read(v, f"sizes[{i}]") for i, v in enumerate(vectors) if v is not None]
             dims = {len(r) for r in rows}
             if len(dims) != 1 or 0 in dims:
                 raise ValueError("vector sizes must all have the same positive length")
@@ -166,13 +190,14 @@ class Discrete(SizeDistribution):
                     raise ValueError(f"size {r} must be non-negative and not all zero")
         else:
             self.dim = 1
-            flat = to_numbers(sizes, name="size")
+            flat = _read(sizes, "sizes")
             for v in flat:
                 if not v > 0:
                     raise ValueError(f"sizes must be positive, got {v}")
             keys = [(v,) for v in flat]
         if probs is None:
             probs = [Fraction(1, len(keys))] * len(keys)
+        probs = as_list(probs, name="probs", example="['1/2', '1/2']")
         if len(probs) != len(keys):
             raise ValueError(f"{len(keys)} sizes but {len(probs)} probabilities")
         ps = to_numbers(probs, name="probability")
@@ -203,7 +228,11 @@ class Discrete(SizeDistribution):
         Counts must be non-negative integers (ints, integer-valued floats, strings or
         Fractions); non-integer counts and bools raise ``ValueError``.
         """
-        cs = [_count(c) for c in counts]
+        sizes = as_list(sizes, name="sizes", example="['0.4', '0.6']")
+        counts = as_list(counts, name="counts", example="[3, 1]")
+        if len(sizes) != len(counts):
+            raise ValueError(f"{len(sizes)} sizes but {len(counts)} counts")
+        cs = [_count(c, f"counts[{i}]") for i, c in enumerate(counts)]
         n = sum(cs)
         if n == 0:
             raise ValueError("counts sum to zero")
@@ -218,9 +247,16 @@ class Discrete(SizeDistribution):
         f = to_number(factor, name="factor")
         if not f > 0:
             raise ValueError(f"the scale factor must be positive, got {factor!r}")
+        keys = [tuple(v * f for v in k) for k in self._keys]
+        for k, new in zip(self._keys, keys, strict=True):
+            for v, w in zip(k, new, strict=True):
+                if v != 0:
+                    to_float_checked(w, f"size {v} times the factor {factor}")
+                    if w == 0:
+                        raise ValueError(f"size {v} times the factor {factor} rounds to 0")
         if self.dim == 1:
-            return Discrete([k[0] * f for k in self._keys], self._probs)
-        return Discrete([tuple(v * f for v in k) for k in self._keys], self._probs)
+            return Discrete([k[0] for k in keys], self._probs)
+        return Discrete(keys, self._probs)
 
     # -- finite-type views -------------------------------------------------
     @property
@@ -285,7 +321,9 @@ class Discrete(SizeDistribution):
         self._check_scalar()
         return [(k[0], p) for k, p in zip(self._keys, self._probs, strict=True)]
 
-    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None, *,
+               memory_budget: float = MEMORY_BUDGET) -> np.ndarray:
+        n = _sample_count(n, self.dim, memory_budget, repr(self))
         rng = as_rng(seed)
         p = np.array([float(v) for v in self._probs])
         idx = rng.choice(len(p), size=n, p=p / p.sum())
@@ -302,7 +340,19 @@ def _vector_entries(s: object) -> Sequence[object] | None:
     return None
 
 
-def _count(c: object) -> int:
+def _read(xs: Sequence[object], name: str) -> list[Number]:
+    """Sizes read as numbers named ``name[i]``, each within the float64 range."""
+    items = as_list(xs, name=name)
+    vals = [to_number(x, name=f"{name}[{i}]") for i, x in enumerate(items)]
+    for i, v in enumerate(vals):
+        if not isinstance(v, float):
+            to_float_checked(v, f"{name}[{i}]")
+    if any(isinstance(v, float) for v in vals):
+        return [float(v) for v in vals]
+    return vals
+
+
+def _count(c: object, name: str = "count") -> int:
     """One multiplicity for :meth:`Discrete.from_counts`: a non-negative integer.
 
     Integer-valued floats (``2.0``), strings (``"6"``) and Fractions are accepted; anything
@@ -310,47 +360,87 @@ def _count(c: object) -> int:
     rejected rather than truncated.
     """
     if isinstance(c, bool | np.bool_):
-        raise ValueError(f"counts must be integers, got the bool {c!r}")
+        raise ValueError(f"{name}: counts must be integers, got the bool {c!r}")
     if isinstance(c, float | np.floating) and not float(c).is_integer():
-        raise ValueError(f"counts must be integers, got {c!r}")
-    v = to_number(c, name="count")  # floats reaching here are integer-valued
+        raise ValueError(f"{name}: counts must be integers, got {c!r}")
+    v = to_number(c, name=name)  # floats reaching here are integer-valued
     if isinstance(v, Fraction) and v.denominator != 1:
-        raise ValueError(f"counts must be integers, got {c!r}")
+        raise ValueError(f"{name}: counts must be integers, got {c!r}")
     ci = int(v)
     if ci < 0:
-        raise ValueError(f"counts must be non-negative, got {c!r}")
+        raise ValueError(f"{name}: counts must be non-negative, got {c!r}")
     return ci
 
 
 def empirical(samples: Sequence[object] | np.ndarray) -> Discrete:
     """Empirical distribution of observed sizes (e.g. a trace column).
 
-    Scalar samples give a scalar distribution; an ``(n, d)`` array gives vector sizes.
-    Probabilities are exact multiplicities ``count / n``.
+    Scalar samples give a scalar distribution; an ``(n, d)`` array (or a list of
+    equal-length tuples) gives vector sizes. Probabilities are exact multiplicities
+    ``count / n``. A float array keeps float sizes; a list of Fractions, ints or decimal
+    strings keeps exact sizes.
     """
-    arr = np.asarray(samples)
-    if arr.size == 0:
-        raise ValueError("empirical distribution of no samples")
-    if arr.dtype == object:
-        arr = arr.astype(float)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("samples contain NaN or infinite values")
-    if arr.ndim == 1:
-        vals, counts = np.unique(arr, return_counts=True)
-        return Discrete.from_counts([float(v) for v in vals], counts.tolist())
-    if arr.ndim == 2:
+    if isinstance(samples, np.ndarray) and samples.dtype.kind in "fiu" and samples.size:
+        arr = samples
+        if arr.ndim not in (1, 2):
+            raise ValueError(f"samples must be a 1-D or 2-D array, got {arr.ndim}-D")
+        bad = ~np.isfinite(arr)
+        if bad.any():
+            i = np.argwhere(bad)[0]
+            where = int(i[0]) if arr.ndim == 1 else tuple(int(v) for v in i)
+            raise ValueError(f"samples[{where}] is {arr[tuple(i)]}: samples must be finite "
+                             "(no NaN or infinite values)")
+        if arr.ndim == 1:
+            vals, counts = np.unique(arr, return_counts=True)
+            return Discrete.from_counts([float(v) for v in vals], counts.tolist())
         vals, counts = np.unique(arr, axis=0, return_counts=True)
-        return Discrete.from_counts([tuple(float(x) for x in r) for r in vals], counts.tolist())
-    raise ValueError("samples must be a 1-D or 2-D array")
+        return Discrete.from_counts([tuple(float(x) for x in r) for r in vals],
+                                    counts.tolist())
+    items = as_list(samples, name="samples", example="[0.3, 0.1, 0.3]")
+    if not items:
+        raise ValueError("empirical distribution of no samples")
+    first = _vector_entries(items[0])
+    if first is not None and isinstance(first, list | tuple) and first and \
+            isinstance(first[0], list | tuple | np.ndarray):
+        raise ValueError("samples must be a 1-D or 2-D array (sizes or size vectors)")
+    keyed: list[Number | tuple[Number, ...]] = []
+    for i, x in enumerate(items):
+        entries = _vector_entries(x)
+        if (entries is None) != (first is None):
+            raise ValueError(f"samples[{i}]: samples must be all scalars or all vectors")
+        if entries is None:
+            keyed.append(_sample_value(x, f"samples[{i}]"))
+        else:
+            keyed.append(tuple(_sample_value(v, f"samples[{i}][{j}]")
+                               for j, v in enumerate(entries)))
+    if any(isinstance(v, float) for k in keyed for v in (k if isinstance(k, tuple) else (k,))):
+        keyed = [tuple(float(v) for v in k) if isinstance(k, tuple) else float(k)
+                 for k in keyed]
+    tally = Counter(keyed)
+    order = list(tally)
+    return Discrete.from_counts(order, [tally[k] for k in order])
+
+
+def _sample_value(x: object, name: str) -> Number:
+    if isinstance(x, float | np.floating) and not math.isfinite(float(x)):
+        raise ValueError(f"{name} is {x}: samples must be finite (no NaN or infinite values)")
+    return to_number(x, name=name)
 
 
 class Uniform(SizeDistribution):
-    """Uniform sizes on [a, b], 0 <= a < b (PG21 Sec. VII-A uses [0.01, 0.19], [0.1, 0.9])."""
+    """Uniform sizes on [a, b], 0 <= a < b (PG21 Sec. VII-A uses [0.01, 0.19], [0.1, 0.9]).
+
+    Like :class:`Discrete`, the class takes sizes in any unit; what needs sizes in
+    (0, 1] (:func:`from_spec`, the partitions) checks it.
+    """
 
     def __init__(self, a: object, b: object):
-        lo, hi = to_numbers([a, b], name="uniform bound")
+        lo, hi = to_number(a, name="uniform bound a"), to_number(b, name="uniform bound b")
+        lof, hif = to_float_checked(lo, "uniform bound a"), to_float_checked(hi, "uniform bound b")
+        if isinstance(lo, float) or isinstance(hi, float):
+            lo, hi = lof, hif
         if not 0 <= lo < hi:
-            raise ValueError(f"uniform needs 0 <= a < b, got a={a}, b={b}")
+            raise ValueError(f"uniform needs 0 <= a < b, got a={a!r}, b={b!r}")
         self.a, self.b = lo, hi
 
     def __repr__(self) -> str:
@@ -389,7 +479,9 @@ class Uniform(SizeDistribution):
     def atoms(self) -> list[tuple[Number, Number]]:
         return []
 
-    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None, *,
+               memory_budget: float = MEMORY_BUDGET) -> np.ndarray:
+        n = _sample_count(n, 1, memory_budget, repr(self))
         return as_rng(seed).uniform(float(self.a), float(self.b), size=n)
 
 
@@ -411,12 +503,22 @@ class Continuous(SizeDistribution):
         quantile: Callable[[float], float] | None = None,
         name: str = "continuous",
     ):
-        lo, hi = (float(v) for v in support)
-        if not (math.isfinite(lo) and math.isfinite(hi) and 0 <= lo < hi):
-            raise ValueError(f"support must satisfy 0 <= lo < hi, got {support}")
-        if abs(cdf(lo)) > 1e-12 or abs(cdf(hi) - 1) > 1e-12:
-            raise ValueError("cdf must be 0 at the lower end of the support and 1 at the upper")
+        if not callable(cdf):
+            raise ValueError(f"cdf must be a function float -> float, got {cdf!r}")
+        if quantile is not None and not callable(quantile):
+            raise ValueError(f"quantile must be a function float -> float or None, got "
+                             f"{quantile!r}")
+        if not isinstance(name, str):
+            raise ValueError(f"name must be a str, got {name!r}")
+        if not isinstance(support, tuple | list | np.ndarray) or len(support) != 2:
+            raise ValueError(f"support must be a pair (lo, hi), got {support!r}")
+        ends = list(support)
+        lo, hi = (to_float_checked(v, "support") for v in ends)
+        if not 0 <= lo < hi:
+            raise ValueError(f"support must satisfy 0 <= lo < hi, got {support!r}")
         self._cdf, self._q, self._lo, self._hi, self.name = cdf, quantile, lo, hi, name
+        self._qvec: Callable[[np.ndarray], np.ndarray] | None = None
+        _check_cdf(self)
 
     def __repr__(self) -> str:
         return f"Continuous({self.name})"
@@ -427,7 +529,7 @@ class Continuous(SizeDistribution):
         return self._lo + val
 
     def cdf(self, x: Number) -> float:
-        x = float(x)
+        x = to_float_checked(x, "x")
         if x <= self._lo:
             return 0.0
         if x >= self._hi:
@@ -452,20 +554,79 @@ class Continuous(SizeDistribution):
     def atoms(self) -> list[tuple[Number, Number]]:
         return []
 
-    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None, *,
+               memory_budget: float = MEMORY_BUDGET) -> np.ndarray:
+        n = _sample_count(n, 1, memory_budget, repr(self))
         u = as_rng(seed).random(n)
-        return np.array([self.quantile(float(v)) for v in u])
+        if self._qvec is not None:
+            return np.clip(np.asarray(self._qvec(u), dtype=float), self._lo, self._hi)
+        out = np.empty(n)
+        with Progress(f"sampling {n:,} sizes from {self!r}", total=n) as prog:
+            for i, v in enumerate(u):
+                out[i] = self.quantile(float(v))
+                if i % 1024 == 0:
+                    prog.update(i)
+        return out
+
+
+#: Points (fractions of the support) where a user cdf and quantile are checked.
+_CHECK_POINTS = [i / 32 for i in range(33)]
+
+
+def _call(f: Callable[[float], float], x: float, what: str) -> float:
+    """``f(x)`` as a finite float, or ``ValueError`` naming ``what`` and the problem."""
+    try:
+        y = f(x)
+    except Exception as err:  # user code: report what failed, keep the cause
+        raise ValueError(f"{what}({x!r}) raised {type(err).__name__}: {err}") from err
+    if isinstance(y, bool | np.bool_) or not isinstance(y, int | float | np.number | Fraction):
+        raise ValueError(f"{what}({x!r}) returned {y!r}, not a number")
+    yf = float(y)
+    if not math.isfinite(yf):
+        raise ValueError(f"{what}({x!r}) returned {y!r}, not a finite number")
+    return yf
+
+
+def _check_cdf(c: Continuous) -> None:
+    """The cdf is 0 at lo, 1 at hi, in [0, 1] and non-decreasing on a grid; the quantile,
+    if given, inverts it there (within 1e-6)."""
+    lo, hi, tol = c._lo, c._hi, 1e-12
+    if abs(_call(c._cdf, lo, "cdf")) > tol or abs(_call(c._cdf, hi, "cdf") - 1) > tol:
+        raise ValueError("cdf must be 0 at the lower end of the support and 1 at the upper")
+    prev = 0.0
+    for t in _CHECK_POINTS:
+        x = lo + t * (hi - lo)
+        y = _call(c._cdf, x, "cdf")
+        if not -tol <= y <= 1 + tol:
+            raise ValueError(f"cdf({x!r}) = {y!r} is outside [0, 1]")
+        if y < prev - tol:
+            raise ValueError(f"cdf must be non-decreasing, but cdf({x!r}) = {y!r} is below "
+                             f"an earlier value {prev!r}")
+        prev = max(prev, y)
+    if c._q is None:
+        return
+    for u in _CHECK_POINTS[1:-1]:
+        x = _call(c._q, u, "quantile")
+        if not lo - 1e-9 <= x <= hi + 1e-9 or abs(c.cdf(min(hi, max(lo, x))) - u) > 1e-6:
+            raise ValueError(f"quantile({u!r}) = {x!r} does not invert the cdf (cdf of it "
+                             f"is {c.cdf(min(hi, max(lo, x)))!r})")
 
 
 def beta(a: float, b: float, lo: float = 0.0, hi: float = 1.0) -> Continuous:
     """Beta(a, b) sizes scaled to [lo, hi] (a smooth continuous test case)."""
-    if a <= 0 or b <= 0:
-        raise ValueError("beta parameters must be positive")
-    frozen = stats.beta(a, b, loc=lo, scale=hi - lo)
-    return Continuous(
-        lambda x: float(frozen.cdf(x)), (lo, hi), lambda u: float(frozen.ppf(u)),
+    af, bf = to_float_checked(a, "beta parameter a"), to_float_checked(b, "beta parameter b")
+    if af <= 0 or bf <= 0:
+        raise ValueError(f"beta parameters must be positive, got a={a!r}, b={b!r}")
+    lof, hif = to_float_checked(lo, "beta lower end"), to_float_checked(hi, "beta upper end")
+    if not 0 <= lof < hif:
+        raise ValueError(f"beta support must satisfy 0 <= lo < hi, got lo={lo!r}, hi={hi!r}")
+    frozen = stats.beta(af, bf, loc=lof, scale=hif - lof)
+    c = Continuous(
+        lambda x: float(frozen.cdf(x)), (lof, hif), lambda u: float(frozen.ppf(u)),
         name=f"beta({a},{b})",
     )
+    c._qvec = frozen.ppf
+    return c
 
 
 class Mixture(SizeDistribution):
@@ -476,8 +637,15 @@ class Mixture(SizeDistribution):
     """
 
     def __init__(self, components: Sequence[SizeDistribution], weights: Sequence[object]):
+        components = as_list(components, name="components", of="distributions",
+                             example="[Uniform('0.1', '0.9')]")
+        weights = as_list(weights, name="weights", example="['1/2', '1/2']")
         if len(components) == 0 or len(components) != len(weights):
             raise ValueError("a mixture needs as many weights as components (at least one)")
+        for i, c in enumerate(components):
+            if not isinstance(c, SizeDistribution):
+                raise ValueError(f"components[{i}] must be a size distribution (Discrete, "
+                                 f"Uniform, Continuous, Mixture), got {c!r}")
         ws = to_numbers(weights, name="mixture weight")
         if any(w < 0 for w in ws):
             raise ValueError("mixture weights must be non-negative")
@@ -504,7 +672,7 @@ class Mixture(SizeDistribution):
         return float(sum(float(w) * float(v) for w, v in zip(self.weights, vals, strict=True)))
 
     def mean(self) -> Number:
-        return self._mix([c.mean() for c in self.components])  # type: ignore[misc]
+        return self._mix([c.mean() for c in self.components])
 
     def cdf(self, x: Number) -> Number:
         return self._mix([c.cdf(x) for c in self.components])
@@ -554,7 +722,9 @@ class Mixture(SizeDistribution):
                 acc[x] = acc.get(x, 0) + w * p
         return sorted((x, p) for x, p in acc.items() if p > 0)
 
-    def sample(self, n: int, seed: int | np.random.Generator | None = None) -> np.ndarray:
+    def sample(self, n: int, seed: int | np.random.Generator | None = None, *,
+               memory_budget: float = MEMORY_BUDGET) -> np.ndarray:
+        n = _sample_count(n, 1, memory_budget, "a mixture")
         rng = as_rng(seed)
         w = np.array([float(v) for v in self.weights])
         which = rng.choice(len(w), size=n, p=w / w.sum())
@@ -562,7 +732,7 @@ class Mixture(SizeDistribution):
         for i, c in enumerate(self.components):
             m = which == i
             if m.any():
-                out[m] = c.sample(int(m.sum()), rng)
+                out[m] = c.sample(int(m.sum()), rng, memory_budget=memory_budget)
         return out
 
 
@@ -590,61 +760,100 @@ def _linear_breakpoints(dist: SizeDistribution) -> list[Fraction] | None:
     return sorted(pts)
 
 
+#: A '+' that starts the next mixture component ("...+W*"), not the sign of an exponent.
+_COMPONENT_SPLIT = re.compile(r"\+(?=[^+*:]*\*)")
+
+
 def from_spec(spec: str) -> SizeDistribution:
     """Build a distribution from a short text spec (the CLI's ``--dist``).
 
-    Grammar::
+    Grammar (sizes are fractions of one server, in (0, 1])::
 
-        uniform:A,B                   Uniform[A, B]
-        discrete:S1@P1,S2@P2,...      finite types (``@P`` omitted: equally likely)
+        uniform:A,B                   Uniform[A, B], 0 <= A < B <= 1
+        discrete:S1@P1,S2@P2,...      finite types (``@P`` omitted everywhere: equally likely)
         point:S                       all jobs of size S
         beta:A,B[,LO,HI]              Beta(A, B) on [LO, HI] (default [0, 1])
-        mixture:W1*SPEC1+W2*SPEC2     mixture of the specs above
+        mixture:W1*SPEC1+W2*SPEC2     mixture of the specs above (not of mixtures)
 
-    Numbers are read exactly (decimal strings become Fractions).
+    Numbers are read exactly (decimal strings become Fractions). Anything else (an
+    empty field, a missing probability after ``@``, an unknown kind) raises
+    ``ValueError`` naming the part of the spec that is wrong.
 
     >>> from_spec("uniform:0.1,0.9").mean()
     Fraction(1, 2)
     """
     if not isinstance(spec, str) or ":" not in spec:
         raise ValueError(f"distribution spec {spec!r} must look like 'uniform:0.1,0.9'")
-    kind, _, body = spec.partition(":")
+    return _from_spec(spec, nested=False)
+
+
+_KINDS_TEXT = "uniform, discrete, point, beta, mixture"
+
+
+def _from_spec(spec: str, nested: bool) -> SizeDistribution:
+    kind, colon, body = spec.partition(":")
     kind = kind.strip().lower()
+    if not colon:
+        raise ValueError(f"distribution spec {spec!r} must look like 'uniform:0.1,0.9'")
     if kind == "mixture":
+        if nested:
+            raise ValueError(f"{spec!r}: a mixture component cannot itself be a mixture")
         comps, weights = [], []
-        for part in body.split("+"):
+        for part in _COMPONENT_SPLIT.split(body):
             w, star, sub = part.partition("*")
             if not star:
                 raise ValueError(f"mixture component {part!r} must be 'WEIGHT*SPEC'")
+            if not w.strip():
+                raise ValueError(f"mixture component {part!r} has no weight before '*'")
             weights.append(w.strip())
-            comps.append(from_spec(sub.strip()))
+            comps.append(_from_spec(sub.strip(), nested=True))
         return Mixture(comps, weights)
-    args = [a.strip() for a in body.split(",") if a.strip()]
+    args = [a.strip() for a in body.split(",")] if body.strip() else []
+    if any(not a for a in args):
+        raise ValueError(f"{spec!r}: empty field between commas")
     if kind == "uniform":
         if len(args) != 2:
-            raise ValueError("uniform needs two numbers: uniform:A,B")
-        return Uniform(args[0], args[1])
+            raise ValueError(f"uniform needs two numbers: uniform:A,B (got {spec!r})")
+        u = Uniform(args[0], args[1])
+        if u.b > 1:
+            raise ValueError(f"{spec!r}: uniform needs 0 <= a < b <= 1 (a spec gives sizes as "
+                             "fractions of one server, in (0, 1])")
+        return u
     if kind == "point":
         if len(args) != 1:
-            raise ValueError("point needs one size: point:S")
-        return Discrete([args[0]], ["1"])
+            raise ValueError(f"point needs one size: point:S (got {spec!r})")
+        return _unit_sizes(Discrete([args[0]], ["1"]), spec)
     if kind == "discrete":
         if not args:
-            raise ValueError("discrete needs sizes: discrete:S1@P1,S2@P2")
+            raise ValueError(f"discrete needs sizes: discrete:S1@P1,S2@P2 (got {spec!r})")
         sizes, probs = [], []
         for a in args:
-            s, at, p = a.partition("@")
+            s, at, p = (t.strip() for t in a.partition("@"))
+            if not s:
+                raise ValueError(f"{spec!r}: no size before '@' in {a!r}")
+            if at and not p:
+                raise ValueError(f"{spec!r}: no probability after '@' in {a!r}")
             sizes.append(s)
             probs.append(p if at else None)
         if all(p is None for p in probs):
-            return Discrete(sizes)
+            return _unit_sizes(Discrete(sizes), spec)
         if any(p is None for p in probs):
             raise ValueError("give a probability for every size or for none")
-        return Discrete(sizes, probs)
+        return _unit_sizes(Discrete(sizes, probs), spec)
     if kind == "beta":
         if len(args) not in (2, 4):
-            raise ValueError("beta needs beta:A,B or beta:A,B,LO,HI")
-        vals = [float(a) for a in args]
-        return beta(*vals)
-    raise ValueError(f"unknown distribution kind {kind!r} (uniform, discrete, point, beta, "
-                     "mixture)")
+            raise ValueError(f"beta needs beta:A,B or beta:A,B,LO,HI (got {spec!r})")
+        names = ["beta parameter A", "beta parameter B", "beta LO", "beta HI"]
+        b = beta(*(to_float_checked(a, n) for a, n in zip(args, names, strict=False)))
+        if b.support()[1] > 1:
+            raise ValueError(f"{spec!r}: beta needs 0 <= LO < HI <= 1 (a spec gives sizes as "
+                             "fractions of one server, in (0, 1])")
+        return b
+    raise ValueError(f"unknown distribution kind {kind!r} ({_KINDS_TEXT})")
+
+
+def _unit_sizes(d: Discrete, spec: str) -> Discrete:
+    if d.sizes[-1] > 1:
+        raise ValueError(f"{spec!r}: size {d.sizes[-1]} is above 1 (a spec gives sizes as "
+                         "fractions of one server, in (0, 1])")
+    return d

@@ -186,11 +186,12 @@ def to_float_checked(x: object, name: str = "value") -> float:
     return _check_range(to_number(x, name=name), x, name)
 
 
-def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]") -> list[Any]:
+def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",
+            of: str = "numbers") -> list[Any]:
     """The items of a list, tuple, range or array as a list; anything else is refused.
 
-    A str, bytes, dict, set, iterator/generator, number or None where a sequence of
-    numbers is expected raises ``ValueError`` saying what was given and what to write.
+    A str, bytes, dict, set, iterator/generator, number or None where a list of ``of``
+    is expected raises ``ValueError`` saying what was given and what to write instead.
     """
     if isinstance(xs, list):
         return xs
@@ -198,32 +199,33 @@ def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]") ->
         return list(xs)
     if isinstance(xs, np.ndarray):
         if xs.ndim == 0:
-            raise ValueError(f"{name} must be a list of numbers, got the 0-d array {xs!r} "
+            raise ValueError(f"{name} must be a list of {of}, got the 0-d array {xs!r} "
                              f"(write [{xs.item()!r}])")
         return list(xs)
     if isinstance(xs, str):
-        return _refuse(name, f"the string {_short(xs)}", f"[{_short(xs)}]")
+        return _refuse(name, of, f"the string {_short(xs)}",
+                       f"[{_short(xs)}]" if of == "numbers" else example)
     if isinstance(xs, bytes | bytearray):
-        return _refuse(name, f"the bytes {_short(xs)}", example)
+        return _refuse(name, of, f"the bytes {_short(xs)}", example)
     if isinstance(xs, Mapping):
-        return _refuse(name, "a dict", f"a list such as {example}")
+        return _refuse(name, of, "a dict", f"a list such as {example}")
     if isinstance(xs, Set):
-        return _refuse(name, "a set (unordered)", "a list, e.g. sorted(...)")
+        return _refuse(name, of, "a set (unordered)", "a list, e.g. sorted(...)")
     if isinstance(xs, Iterator):
-        return _refuse(name, f"an iterator ({type(xs).__name__})", "a list, e.g. list(...)")
+        return _refuse(name, of, f"an iterator ({type(xs).__name__})", "a list, e.g. list(...)")
     if xs is None:
-        return _refuse(name, "None", example)
+        return _refuse(name, of, "None", example)
     if isinstance(xs, int | float | Fraction | Decimal | np.number | np.bool_):
-        return _refuse(name, f"the number {xs!r}", f"[{xs!r}]")
+        return _refuse(name, of, f"the number {_short(xs)}", f"[{_short(xs)}]")
     if isinstance(xs, Sequence):
         return list(xs)
     if hasattr(xs, "__array__"):  # a pandas Series, an xarray DataArray
-        return as_list(np.asarray(xs), name=name, example=example)
-    return _refuse(name, f"{_short(xs)} ({type(xs).__name__})", example)
+        return as_list(np.asarray(xs), name=name, example=example, of=of)
+    return _refuse(name, of, f"{_short(xs)} ({type(xs).__name__})", example)
 
 
-def _refuse(name: str, got: str, write: str) -> list[Any]:
-    raise ValueError(f"{name} must be a list of numbers, got {got} (write {write})")
+def _refuse(name: str, of: str, got: str, write: str) -> list[Any]:
+    raise ValueError(f"{name} must be a list of {of}, got {got} (write {write})")
 
 
 def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
