@@ -34,10 +34,12 @@ becomes ``Fraction(2499, 100000)`` (and ``"6.199e-05"`` becomes
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
-import gzip
 import os
 import re
+import stat
+import zlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
@@ -47,14 +49,18 @@ from typing import Any
 
 import numpy as np
 
+from theory.budgets import MEMORY_BUDGET, check_budget, format_bytes
 from theory.distributions import Discrete
+from theory.numbers import to_number
 
 __all__ = [
     "GOOGLE2011_COLUMNS",
+    "TEXT_MEMORY_FACTOR",
     "load_google2011",
     "google2011_sizes",
     "trace_distribution",
     "read_size_file",
+    "read_text_file",
 ]
 
 #: Columns of the packaged Google 2011 task table (a user file may have more).
@@ -70,78 +76,251 @@ _STRING_COLUMNS = frozenset({"end_event"})
 _RESOURCE = ("data", "google2011_tasks.csv.gz")
 _KINDS = ("max", "cpu", "memory", "vector")
 
+#: Bytes of memory a reader may use per byte of (decompressed) text: the text, its
+#: lines and the parsed numbers (measured: about 25 for one short decimal per line).
+TEXT_MEMORY_FACTOR = 40
+
 PathLike = str | os.PathLike[str]
 
 
 # -- reading ---------------------------------------------------------------------------
 
 
-def _decode(raw: bytes) -> str:
-    if raw[:2] == b"\x1f\x8b":  # gzip magic
-        raw = gzip.decompress(raw)
-    return raw.decode("utf-8-sig")
+def _as_path(path: object) -> Path:
+    if isinstance(path, bool) or not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path must be a file name (str or pathlib.Path), got {path!r}")
+    p = Path(path)
+    if str(p) == "." or not str(path).strip():
+        raise ValueError(f"path must name a file, got {path!r}")
+    return p
 
 
-def _split_columns(text: str, where: str) -> tuple[list[str], list[Sequence[str]]]:
+def read_text_file(path: PathLike, *, memory_budget: float = MEMORY_BUDGET) -> str:
+    """The text of a UTF-8 file, plain or gzip-compressed (a leading BOM is dropped).
+
+    Every problem is a ``ValueError`` that names the file: no such file, a directory,
+    not readable, not a valid gzip stream, not UTF-8 text (with the line and byte
+    offset), a NUL character (a binary file). A file whose text would need more than
+    ``memory_budget`` bytes to read (:data:`TEXT_MEMORY_FACTOR` per byte of text) is
+    refused with :class:`theory.budgets.BudgetExceeded` before it is read, or, for a
+    gzip file or a pipe, as soon as it grows past that.
+    """
+    p = _as_path(path)
+    try:
+        st = p.stat()
+    except OSError as err:
+        raise ValueError(f"{p}: {err.strerror or err}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{p} is a directory, not a file")
+    limit = int(memory_budget // TEXT_MEMORY_FACTOR)
+    if stat.S_ISREG(st.st_mode):
+        _check_text_budget(p, st.st_size, memory_budget)
+    try:
+        with open(p, "rb") as f:
+            if stat.S_ISREG(st.st_mode):
+                raw = f.read()
+            else:  # a pipe or a device: read in chunks up to the limit
+                chunks: list[bytes] = []
+                total = 0
+                while total <= limit and (chunk := f.read(1 << 20)):
+                    chunks.append(chunk)
+                    total += len(chunk)
+                raw = b"".join(chunks)
+    except OSError as err:
+        raise ValueError(f"{p}: cannot read ({err.strerror or err})") from None
+    if len(raw) > limit:
+        _check_text_budget(p, len(raw), memory_budget, more=True)
+    return decode_text(raw, str(p), memory_budget=memory_budget)
+
+
+def _check_text_budget(p: object, nbytes: int, memory_budget: float, more: bool = False,
+                       gz: bool = False) -> None:
+    size = ("more than " if more else "") + format_bytes(nbytes)
+    what = f"reading {p} ({size} of text{' after gzip decompression' if gz else ''})"
+    check_budget(nbytes * TEXT_MEMORY_FACTOR, memory_budget, what=what,
+                 option="memory_budget", unit="bytes")
+
+
+def decode_text(raw: bytes, where: str, *, memory_budget: float = MEMORY_BUDGET) -> str:
+    """Bytes (plain or gzip) as text, with the errors of :func:`read_text_file`."""
+    gz = raw[:2] == b"\x1f\x8b"  # gzip magic
+    if gz:
+        raw = _gunzip(raw, where, memory_budget)
+    if raw[:3] == b"\xef\xbb\xbf":
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        after = " after gzip decompression" if gz else ""
+        raise ValueError(f"{where}: not UTF-8 text: byte 0x{raw[err.start]:02x} on line "
+                         f"{line} (byte offset {err.start}{after}) is not valid UTF-8; "
+                         "give a text file") from None
+    nul = text.find("\0")
+    if nul >= 0:
+        raise ValueError(f"{where}: line {text.count(chr(10), 0, nul) + 1} contains a NUL "
+                         "character: a binary file, not text")
+    return text
+
+
+def _gunzip(raw: bytes, where: str, memory_budget: float) -> bytes:
+    """Decompress every gzip member, stopping as soon as the text exceeds the budget."""
+    limit = int(memory_budget // TEXT_MEMORY_FACTOR)
+    out: list[bytes] = []
+    total = 0
+    data = raw
+    try:
+        while data:
+            d = zlib.decompressobj(wbits=31)
+            while True:
+                chunk = d.decompress(data, max(1, limit + 1 - total))
+                out.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    _check_text_budget(where, total, memory_budget, more=True, gz=True)
+                if not d.unconsumed_tail:
+                    break
+                data = d.unconsumed_tail
+            if not d.eof:
+                raise ValueError(f"{where}: the gzip stream is truncated (the file ends "
+                                 "before the end of the compressed data)")
+            data = d.unused_data.lstrip(b"\0")
+    except zlib.error as err:
+        raise ValueError(f"{where}: not a valid gzip file ({err})") from None
+    return b"".join(out)
+
+
+@dataclasses.dataclass
+class _Table:
+    """The text columns of a CSV file and where each data row is (for error messages)."""
+
+    where: str
+    text: dict[str, tuple[str, ...]]
+    lines: list[int] | None  # physical line of each data row; None: row i is on line i + 2
+    floats: dict[str, np.ndarray] = dataclasses.field(default_factory=dict)
+
+    def at(self, row: int) -> str:
+        line = self.lines[row] if self.lines is not None else row + 2
+        return f"{self.where}:{line}"
+
+    def column(self, name: str) -> np.ndarray:
+        """The float column ``name`` (NaN where empty), validated once and cached (read-only)."""
+        if name not in self.floats:
+            arr = _float_column(self, name)
+            arr.setflags(write=False)
+            self.floats[name] = arr
+        return self.floats[name]
+
+
+def _split_columns(text: str, where: str) -> _Table:
     """Header and columns (not rows) of a CSV text; a fast path for unquoted files."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
+    all_lines = text.splitlines()
+    lines = [ln for ln in all_lines if ln.strip()]
     if not lines:
-        raise ValueError(f"{where}: empty file")
+        raise ValueError(f"{where}: empty file (a header line naming the columns "
+                         f"{', '.join(GOOGLE2011_COLUMNS)} is expected)")
+    numbers = None
+    if len(lines) != len(all_lines) or not all_lines[0].strip():
+        numbers = [i for i, ln in enumerate(all_lines, 1) if ln.strip()]
     quoted = '"' in text
-    rows = list(csv.reader(lines)) if quoted else []
+    if quoted:
+        rows = []
+        for k, ln in enumerate(lines):
+            try:
+                rows.append(next(csv.reader([ln], strict=True)))
+            except csv.Error as err:
+                line = numbers[k] if numbers is not None else k + 1
+                raise ValueError(f"{where}:{line}: not a CSV line ({err})") from None
     header = rows[0] if quoted else lines[0].split(",")
     n = len(header)
     widths = [len(r) for r in rows[1:]] if quoted else [ln.count(",") + 1 for ln in lines[1:]]
     bad = next((i for i, w in enumerate(widths) if w != n), None)
+    row_lines = numbers[1:] if numbers is not None else None
+    table = _Table(where, {}, row_lines)
     if bad is not None:
-        raise ValueError(f"{where}: data row {bad + 1} has {widths[bad]} fields, header has {n}")
+        raise ValueError(f"{table.at(bad)}: data row {bad + 1} has {widths[bad]} fields, "
+                         f"header has {n}")
     if quoted:
         columns: list[Sequence[str]] = [[r[i] for r in rows[1:]] for i in range(n)]
     else:
         flat = ",".join(lines[1:]).split(",") if len(lines) > 1 else []
         columns = [flat[i::n] for i in range(n)]
-    return [h.strip() for h in header], columns
+    names = [h.strip() for h in header]
+    missing = [c for c in GOOGLE2011_COLUMNS if c not in names]
+    if missing:
+        raise ValueError(f"{where}: header lacks column(s) {missing}; need {GOOGLE2011_COLUMNS}")
+    if len(lines) == 1:
+        raise ValueError(f"{where}: a header but no data rows")
+    needs_strip = " " in text or "\t" in text
+    for c in GOOGLE2011_COLUMNS:
+        col = columns[names.index(c)]
+        table.text[c] = tuple(s.strip() for s in col) if needs_strip else tuple(col)
+    return table
 
 
 @functools.lru_cache(maxsize=4)
-def _text_columns_cached(key: tuple[object, ...]) -> dict[str, tuple[str, ...]]:
+def _text_columns_cached(key: tuple[object, ...], memory_budget: float = MEMORY_BUDGET
+                         ) -> _Table:
     if key[0] == "package":
         raw = resources.files("theory").joinpath(*_RESOURCE).read_bytes()
         where = "theory/" + "/".join(_RESOURCE)
-    else:
-        where = str(key[1])
-        raw = Path(where).read_bytes()
-    text = _decode(raw)
-    header, columns = _split_columns(text, where)
-    missing = [c for c in GOOGLE2011_COLUMNS if c not in header]
-    if missing:
-        raise ValueError(f"{where}: header lacks column(s) {missing}; need {GOOGLE2011_COLUMNS}")
-    out = {}
-    needs_strip = " " in text or "\t" in text
-    for c in GOOGLE2011_COLUMNS:
-        col = columns[header.index(c)]
-        out[c] = tuple(s.strip() for s in col) if needs_strip else tuple(col)
-    return out
+        return _split_columns(decode_text(raw, where), where)
+    where = str(key[1])
+    return _split_columns(read_text_file(where, memory_budget=memory_budget), where)
+
+
+def _table(path: PathLike | None, memory_budget: float = MEMORY_BUDGET) -> _Table:
+    """The table, cached (by path, mtime and size for user files)."""
+    if path is None:
+        return _text_columns_cached(("package",))
+    p = _as_path(path)
+    try:
+        st = p.resolve().stat()
+    except OSError as err:
+        raise ValueError(f"{p}: {err.strerror or err}") from None
+    return _text_columns_cached(("file", str(p), st.st_mtime_ns, st.st_size), memory_budget)
 
 
 def _text_columns(path: PathLike | None) -> dict[str, tuple[str, ...]]:
-    """The six columns as tuples of text, cached (by path, mtime and size for user files)."""
-    if path is None:
-        return _text_columns_cached(("package",))
-    p = Path(path).resolve()
-    st = p.stat()
-    return _text_columns_cached(("file", str(p), st.st_mtime_ns, st.st_size))
+    """The six columns as tuples of text."""
+    return _table(path).text
 
 
-def _float_column(texts: Sequence[str], name: str) -> np.ndarray:
+_ZERO_TEXT = re.compile(r"[-+]?(0+\.?0*|\.0+)([eE][-+]?[0-9]+)?")
+
+
+def _float_column(table: _Table, name: str) -> np.ndarray:
+    """Float64 column (NaN where the cell is empty); every other cell a finite number."""
+    texts = table.text[name]
     nan = float("nan")
     try:
-        return np.array([float(t) if t else nan for t in texts], dtype=float)
-    except ValueError as err:
-        raise ValueError(f"column {name!r}: {err}") from None
+        arr = np.array([float(t) if t else nan for t in texts], dtype=float)
+    except ValueError:
+        j = next(j for j, t in enumerate(texts) if t and not _is_float(t))
+        raise ValueError(f"{table.at(j)}: column {name!r}: {texts[j]!r} is not a number"
+                         ) from None
+    finite = np.isfinite(arr)
+    if np.count_nonzero(~finite) != texts.count(""):
+        j = next(int(j) for j in np.flatnonzero(~finite) if texts[j])
+        raise ValueError(f"{table.at(j)}: column {name!r}: {texts[j]!r} is not a finite "
+                         "number in the float64 range")
+    for z in np.flatnonzero(arr == 0):
+        if not _ZERO_TEXT.fullmatch(texts[z]):
+            raise ValueError(f"{table.at(int(z))}: column {name!r}: {texts[z]!r} is nonzero "
+                             "but rounds to 0 in float64")
+    return arr
 
 
-def load_google2011(path: PathLike | None = None) -> dict[str, np.ndarray]:
+def _is_float(t: str) -> bool:
+    try:
+        float(t)
+    except ValueError:
+        return False
+    return True
+
+
+def load_google2011(path: PathLike | None = None, *,
+                    memory_budget: float = MEMORY_BUDGET) -> dict[str, np.ndarray]:
     """The Google 2011 task table as column arrays.
 
     Parameters
@@ -149,29 +328,42 @@ def load_google2011(path: PathLike | None = None) -> dict[str, np.ndarray]:
     path : optional CSV (plain or gzip) with a header containing at least
         :data:`GOOGLE2011_COLUMNS` (extra columns are ignored, so the full
         ``tasks_first_incarnation.csv.gz`` works too). Default: the packaged file.
+    memory_budget : bytes the reading may use (see :func:`read_text_file`).
 
     Returns
     -------
     dict mapping each name of :data:`GOOGLE2011_COLUMNS` to a 1-D array: float64 with
     NaN where the cell is empty, except ``end_event``, a ``str`` array with ``""``
     where the task has no end event in the window. Arrays are fresh copies.
+
+    Raises ``ValueError`` naming the file and line of a malformed row or cell (a cell
+    that is not a number, NaN, infinite, or nonzero but below the float64 range), and
+    for an empty file or a header without data rows.
     """
-    text = _text_columns(path)
+    table = _table(path, memory_budget)
     out: dict[str, np.ndarray] = {}
     for name in GOOGLE2011_COLUMNS:
         if name in _STRING_COLUMNS:
-            out[name] = np.asarray(text[name], dtype=str) if text[name] else np.zeros(0, str)
+            text = table.text[name]
+            out[name] = np.asarray(text, dtype=str) if text else np.zeros(0, str)
         else:
-            out[name] = _float_column(text[name], name)
+            out[name] = table.column(name).copy()
     return out
 
 
 # -- sizes -----------------------------------------------------------------------------
 
 
-def _check_kind(kind: str) -> None:
-    if kind not in _KINDS:
+def _check_kind(kind: object) -> str:
+    if not isinstance(kind, str) or kind not in _KINDS:
         raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
+    return str(kind)
+
+
+def _flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _needed(kind: str) -> tuple[str, ...]:
@@ -180,19 +372,37 @@ def _needed(kind: str) -> tuple[str, ...]:
     )
 
 
+def _checked_table(kind: str, path: PathLike | None, memory_budget: float) -> _Table:
+    """The table, its needed request columns validated (numbers, finite, non-negative)."""
+    table = _table(path, memory_budget)
+    for c in _needed(kind):
+        neg = np.flatnonzero(table.column(c) < 0)
+        if neg.size:
+            j = int(neg[0])
+            raise ValueError(f"{table.at(j)}: negative {c} {table.text[c][j]!r} in the trace")
+    return table
+
+
 @functools.lru_cache(maxsize=65536)
-def _frac(text: str) -> Fraction:
+def _frac_or_none(text: str) -> Fraction | None:
     try:
-        return Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{text!r} is not a number") from None
+        return Fraction(to_number(text))
+    except ValueError:
+        return None
 
 
-def _selected_text(
-    kind: str, finished_only: bool, path: PathLike | None
-) -> list[tuple[str, ...]]:
+def _exact_cell(table: _Table, column: str, text: str) -> Fraction:
+    v = _frac_or_none(text)
+    if v is None:
+        j = table.text[column].index(text)
+        to_number(text, name=f"{table.at(j)}: column {column!r}")
+        raise ValueError(f"{table.at(j)}: column {column!r}: {text!r} is not a number")
+    return v
+
+
+def _selected_text(table: _Table, kind: str, finished_only: bool) -> list[tuple[str, ...]]:
     """Text of the needed request(s) for each row with no missing request."""
-    cols = _text_columns(path)
+    cols = table.text
     needed = [cols[c] for c in _needed(kind)]
     rows: Iterable[tuple[str, ...]] = zip(*needed, strict=True)
     if finished_only:
@@ -200,10 +410,8 @@ def _selected_text(
     return [r for r in rows if all(r)]
 
 
-def _text_size(t: tuple[str, ...], kind: str, conv: Callable[[str], Any]) -> Any:
-    vals = tuple(conv(s) for s in t)
-    if any(v < 0 for v in vals):
-        raise ValueError(f"negative request {t} in the trace")
+def _text_size(t: tuple[str, ...], kind: str, conv: Callable[[str, str], Any]) -> Any:
+    vals = tuple(conv(c, s) for c, s in zip(_needed(kind), t, strict=True))
     if kind == "vector":
         return vals
     return max(vals)
@@ -222,6 +430,7 @@ def google2011_sizes(
     drop_zero: bool = True,
     finished_only: bool = False,
     path: PathLike | None = None,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> np.ndarray | list:
     """Per-task job sizes of the Google 2011 trace, in file order.
 
@@ -237,30 +446,32 @@ def google2011_sizes(
     finished_only : keep only tasks whose end event is ``FINISH`` (PG21 VII-B keeps the
         tasks "completed without interruptions/errors").
     path : a file in the packaged format (see :func:`load_google2011`).
+    memory_budget : bytes the reading of ``path`` may use (:func:`read_text_file`).
 
     Returns
     -------
     float array of shape ``(n,)`` (``(n, 2)`` for ``"vector"``), or a list when
-    ``exact``.
+    ``exact``. A negative or malformed request raises ``ValueError`` naming its line.
     """
-    _check_kind(kind)
+    kind = _check_kind(kind)
+    exact, drop_zero = _flag(exact, "exact"), _flag(drop_zero, "drop_zero")
+    finished_only = _flag(finished_only, "finished_only")
+    table = _checked_table(kind, path, memory_budget)
     if exact:
-        rows = _selected_text(kind, finished_only, path)
-        table = {t: _text_size(t, kind, _frac) for t in set(rows)}  # parse distinct texts once
-        sizes = [table[t] for t in rows]
+        rows = _selected_text(table, kind, finished_only)
+        conv = functools.partial(_exact_cell, table)
+        cache = {t: _text_size(t, kind, conv) for t in set(rows)}  # parse distinct texts once
+        sizes = [cache[t] for t in rows]
         if drop_zero:
             sizes = [s for s in sizes if not _is_zero(s)]
         return sizes
-    text = _text_columns(path)
-    parts = [_float_column(text[c], c) for c in _needed(kind)]
+    parts = [table.column(c) for c in _needed(kind)]
     keep = np.ones(parts[0].shape, dtype=bool)
     for a in parts:
         keep &= ~np.isnan(a)
     if finished_only:
-        keep &= np.asarray(text["end_event"], dtype=str) == "FINISH"
+        keep &= np.asarray(table.text["end_event"], dtype=str) == "FINISH"
     mat = np.column_stack([a[keep] for a in parts])
-    if np.any(mat < 0):
-        raise ValueError("negative request in the trace")
     if drop_zero:
         mat = mat[np.any(mat > 0, axis=1)]
     if kind == "vector":
@@ -274,6 +485,7 @@ def trace_distribution(
     exact: bool = False,
     finished_only: bool = False,
     path: PathLike | None = None,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> Discrete:
     """The empirical job-size distribution of the Google 2011 trace as a :class:`Discrete`.
 
@@ -284,15 +496,18 @@ def trace_distribution(
 
     Aggregation is done on the text of the distinct cells, so building it is fast.
     """
-    _check_kind(kind)
-    conv = _frac if exact else float
+    kind = _check_kind(kind)
+    exact, finished_only = _flag(exact, "exact"), _flag(finished_only, "finished_only")
+    table = _checked_table(kind, path, memory_budget)
+    conv: Callable[[str, str], Any] = (
+        functools.partial(_exact_cell, table) if exact else (lambda _c, s: float(s)))
     counts: dict[Any, int] = {}
-    for t, c in Counter(_selected_text(kind, finished_only, path)).items():
+    for t, c in Counter(_selected_text(table, kind, finished_only)).items():
         s = _text_size(t, kind, conv)
         if not _is_zero(s):
             counts[s] = counts.get(s, 0) + c  # merges texts of equal value ("0.5", "0.50")
     if not counts:
-        raise ValueError("no task with a positive size in the trace")
+        raise ValueError(f"{table.where}: no task with a positive size in the trace")
     sizes = sorted(counts)
     return Discrete.from_counts(sizes, [counts[s] for s in sizes])
 
@@ -301,19 +516,31 @@ def trace_distribution(
 
 
 def _parse_exact(tok: str, where: str) -> Fraction:
-    try:
-        v = _frac(tok)
-    except ValueError:
-        raise ValueError(f"{where}: {tok!r} is not a number") from None
+    v = _frac_or_none(tok)
+    if v is None:
+        to_number(tok, name=where)  # raises with the reason (not a number, too large, ...)
+        raise ValueError(f"{where}: {tok!r} is not a number")
     if v < 0:
         raise ValueError(f"{where}: size {tok!r} is negative")
     return v
 
 
+def _column_names(column: object) -> list[str] | None:
+    if column is None:
+        return None
+    names = [column] if isinstance(column, str) else column
+    if not isinstance(names, list | tuple) or not names or \
+            not all(isinstance(c, str) and c.strip() for c in names):
+        raise ValueError(f"column must be a column name or a non-empty list of names, got "
+                         f"{column!r}")
+    return [c.strip() for c in names]
+
+
 def read_size_file(
-    path: PathLike, column: str | Sequence[str] | None = None
+    path: PathLike, column: str | Sequence[str] | None = None, *,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> list:
-    """Read job sizes from a text file (plain or gzip), exactly.
+    """Read job sizes from a text file (UTF-8, plain or gzip), exactly.
 
     Without ``column``: one job per line -- a single number (scalar size) or a
     comma- or whitespace-separated vector (all lines the same length); ``#`` starts a
@@ -323,7 +550,9 @@ def read_size_file(
     names the size column (a sequence of names gives vectors). Rows where a named cell
     is empty are skipped (missing value); lines starting with ``#`` are skipped.
 
-    Numbers are kept exact: decimal text (or ``p/q``) becomes :class:`fractions.Fraction`.
+    Numbers are decimal text or ``p/q``, kept exact as :class:`fractions.Fraction`, in
+    the float64 range (:mod:`theory.numbers`). Zero sizes are returned (the caller
+    decides whether to drop them).
 
     Returns
     -------
@@ -331,13 +560,16 @@ def read_size_file(
 
     Raises
     ------
-    ValueError on a line that is not a number / vector, a negative number, vectors of
-    different lengths, or an unknown column.
+    ValueError naming the file (and the line) for: a file that is missing, a directory,
+    not UTF-8 text or not valid gzip; a line that is not a number / vector; a negative
+    number; vectors of different lengths; an unknown column; a file with no sizes.
+    :class:`theory.budgets.BudgetExceeded` for a file above ``memory_budget``.
     """
-    name = str(path)
-    lines = _decode(Path(path).read_bytes()).splitlines()
-    if column is not None:
-        return _read_csv_column(lines, column, name)
+    names = _column_names(column)
+    name = str(_as_path(path))
+    lines = read_text_file(path, memory_budget=memory_budget).splitlines()
+    if names is not None:
+        return _read_csv_column(lines, names, isinstance(column, str), name)
     out: list = []
     width: int | None = None
     for lineno, line in enumerate(lines, 1):
@@ -354,33 +586,46 @@ def read_size_file(
         elif len(vals) != width:
             raise ValueError(f"{where}: {len(vals)} numbers, earlier lines have {width}")
         out.append(vals[0] if width == 1 else tuple(vals))
+    if not out:
+        what = "empty" if not any(ln.strip() for ln in lines) else \
+            "only comments and blank lines"
+        raise ValueError(f"{name}: no sizes (the file is {what}; one size per line is "
+                         "expected)")
     return out
 
 
 _COMMENT = re.compile(r"^\s*#")
 
 
-def _read_csv_column(lines: list[str], column: str | Sequence[str], name: str) -> list:
-    names = [column] if isinstance(column, str) else list(column)
-    if not names:
-        raise ValueError("column must name at least one column")
+def _read_csv_column(lines: list[str], names: list[str], scalar: bool, name: str) -> list:
     numbered = [(i, ln) for i, ln in enumerate(lines, 1) if ln.strip() and not _COMMENT.match(ln)]
     if not numbered:
-        raise ValueError(f"{name}: no header line")
-    reader = csv.reader(ln for _, ln in numbered)
-    header = [h.strip() for h in next(reader)]
+        raise ValueError(f"{name}: no header line (the file is empty or only comments)")
+
+    def fields(lineno: int, line: str) -> list[str]:
+        try:
+            return next(csv.reader([line], strict=True))
+        except csv.Error as err:
+            raise ValueError(f"{name}:{lineno}: not a CSV line ({err})") from None
+
+    header = [h.strip() for h in fields(*numbered[0])]
     unknown = [c for c in names if c not in header]
     if unknown:
         raise ValueError(f"{name}: no column {unknown} in header {header}")
+    if len(numbered) == 1:
+        raise ValueError(f"{name}: a header but no data rows")
     idx = [header.index(c) for c in names]
     out: list = []
-    for (lineno, _), row in zip(numbered[1:], reader, strict=True):
+    for lineno, line in numbered[1:]:
         where = f"{name}:{lineno}"
+        row = fields(lineno, line) if '"' in line else line.split(",")
         if len(row) != len(header):
             raise ValueError(f"{where}: {len(row)} fields, header has {len(header)}")
         cells = [row[i].strip() for i in idx]
         if any(not c for c in cells):
             continue
         vals = [_parse_exact(c, where) for c in cells]
-        out.append(vals[0] if isinstance(column, str) else tuple(vals))
+        out.append(vals[0] if scalar else tuple(vals))
+    if not out:
+        raise ValueError(f"{name}: no sizes in column(s) {names} (every cell is empty)")
     return out
