@@ -165,6 +165,8 @@ def _digits(n: int) -> int:
 
 def _short(x: object, limit: int = 60) -> str:
     """``repr(x)`` cut to about ``limit`` characters (huge integers by their digit count)."""
+    if isinstance(x, Fraction) and x.denominator == 1:
+        x = x.numerator
     if isinstance(x, int) and not isinstance(x, bool) and _digits(x) > limit:
         return f"an integer of about {_digits(x)} digits"
     if isinstance(x, Fraction) and _digits(x.numerator) + _digits(x.denominator) > limit:

@@ -657,3 +657,192 @@ def test_from_spec_discrete_roundtrip(d):
 def test_quantile_property_exhaustive(d, u):
     tol = 1e-12 if isinstance(d, Mixture) else 0
     check_quantile(d, u, tol=tol)
+
+
+# ------------------------------------ issue 8: a str where a list of sizes is expected
+
+
+@pytest.mark.parametrize(("make", "pattern"), [
+    (lambda: Discrete("0.4"),
+     r"sizes must be a list of numbers, got the string '0.4' \(write \['0.4'\]\)"),
+    (lambda: Discrete(["0.4", "0.6"], "1/2"), r"probs must be a list of numbers, got the "
+                                              r"string '1/2'"),
+    (lambda: Discrete(b"0.4"), "sizes must be a list of numbers, got the bytes"),
+    (lambda: Discrete({"0.4": 1}), "sizes must be a list of numbers, got a dict"),
+    (lambda: Discrete({"0.4"}), "got a set"),
+    (lambda: Discrete(s for s in ["0.4"]), "got an iterator"),
+    (lambda: Discrete(0.4), r"got the number 0.4 \(write \[0.4\]\)"),
+    (lambda: Discrete(None), "got None"),
+    (lambda: Discrete.from_counts("0.4", [1]), "sizes must be a list of numbers, got the string"),
+    (lambda: Discrete.from_counts(["0.4"], 1), "counts must be a list of numbers, got the number"),
+    (lambda: Discrete.from_counts(["0.4", "0.6"], [1]), "2 sizes but 1 counts"),
+    (lambda: empirical("0.4"), "samples must be a list of numbers, got the string '0.4'"),
+    (lambda: empirical({0.4: 2}), "samples must be a list of numbers, got a dict"),
+    (lambda: empirical(np.array(0.4)), "1-D or 2-D"),
+    (lambda: Mixture("ab", [1, 0]), "components must be a list of distributions"),
+    (lambda: Mixture([0.5], [1]), r"components\[0\] must be a size distribution"),
+    (lambda: Mixture([Uniform(0, 1)], 1), "weights must be a list of numbers, got the number"),
+])
+def test_sequences_of_numbers_refuse_a_bare_string_and_other_non_lists(make, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        make()
+
+
+def test_entries_are_named_by_position():
+    with pytest.raises(ValueError, match=r"sizes\[1\]: 'abc' is not a number"):
+        Discrete(["0.4", "abc"])
+    with pytest.raises(ValueError, match=r"sizes\[0\]\[1\]: cannot read \[0.2\]"):
+        Discrete([[0.1, [0.2]]])
+    with pytest.raises(ValueError, match=r"counts\[1\]: counts must be integers"):
+        Discrete.from_counts(["0.4", "0.6"], [1, 1.5])
+    with pytest.raises(ValueError, match=r"samples\[1\]: 'x' is not a number"):
+        empirical(["0.4", "x"])
+
+
+# ---------------------------------------- issue 8: sizes outside the float64 range
+
+
+@pytest.mark.parametrize(("sizes", "pattern"), [
+    (["1e400"], r"sizes\[0\]: '1e400' is too large"),
+    (["1e-400"], r"sizes\[0\]: '1e-400' is too small"),
+    ([10**400], r"sizes\[0\]: an integer of about 401 digits is too large"),
+    ([F(1, 10**400)], r"sizes\[0\]: a fraction of about 1/401 digits is too small"),
+    ([("0.5", "1e400")], r"sizes\[0\]\[1\]: '1e400' is too large"),
+])
+def test_sizes_beyond_float64_are_refused(sizes, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        Discrete(sizes)
+
+
+def test_tiny_sizes_the_library_can_represent_are_kept():
+    d = Discrete(["1e-30", "0.5"])
+    assert d.sizes[0] == F(1, 10**30) and float(d.sizes[0]) == 1e-30
+
+
+def test_scaled_refuses_a_factor_that_leaves_float64():
+    d = Discrete([0.1])
+    with pytest.raises(ValueError, match=r"size 0.1 times the factor 5e-324 rounds to 0"):
+        d.scaled(5e-324)
+    with pytest.raises(ValueError, match="too large"):
+        Discrete(["0.5"]).scaled(10**400)
+    with pytest.raises(ValueError, match="factor: 'abc' is not a number"):
+        d.scaled("abc")
+
+
+def test_empirical_keeps_exact_sizes_and_names_nan():
+    d = empirical(["0.4", F(2, 5), "0.6"])
+    assert d.exact and d.sizes == [F(2, 5), F(3, 5)] and d.probs == [F(2, 3), F(1, 3)]
+    with pytest.raises(ValueError, match=r"samples\[1\] is nan: samples must be finite"):
+        empirical([0.1, float("nan")])
+    with pytest.raises(ValueError, match=r"samples\[\(1, 0\)\] is inf"):
+        empirical(np.array([[0.1, 0.2], [np.inf, 0.1]]))
+    with pytest.raises(ValueError, match="all scalars or all vectors"):
+        empirical([0.1, (0.1, 0.2)])
+    with pytest.raises(ValueError, match="same positive length"):
+        empirical([[0.1], [0.1, 0.2]])
+    with pytest.raises(ValueError, match="bool"):
+        empirical([True, 0.5])
+
+
+# ------------------------------------- issue 8: every constructor says what is wrong
+
+
+@pytest.mark.parametrize(("make", "pattern"), [
+    (lambda: Uniform("0.9", "0.1"), "0 <= a < b"),
+    (lambda: Uniform(None, 1), "uniform bound a: cannot read None"),
+    (lambda: Uniform(0, "1e400"), "uniform bound b: '1e400' is too large"),
+    (lambda: Uniform(0, float("inf")), "finite"),
+    (lambda: Continuous("x", (0, 1)), "cdf must be a function"),
+    (lambda: Continuous(lambda x: x, (0, 1), quantile=3), "quantile must be a function"),
+    (lambda: Continuous(lambda x: x, "01"), r"support must be a pair \(lo, hi\)"),
+    (lambda: Continuous(lambda x: x, (0, 1, 2)), r"support must be a pair"),
+    (lambda: Continuous(lambda x: x, (0, float("nan"))), "support must be finite"),
+    (lambda: Continuous(lambda x: float("nan"), (0, 1)), r"cdf\(0.0\) returned nan"),
+    (lambda: Continuous(lambda x: "a", (0, 1)), "not a number"),
+    (lambda: Continuous(lambda x: 1 / 0, (0, 1)), r"cdf\(0.0\) raised ZeroDivisionError"),
+    (lambda: Continuous(lambda x: 0.0 if x == 0 else 1.0 if x == 1 else 1 - x, (0, 1)),
+     "non-decreasing"),
+    (lambda: Continuous(lambda x: 0.0 if x == 0 else 1.0 if x == 1 else 2 * x, (0, 1)),
+     r"outside \[0, 1\]"),
+    (lambda: Continuous(lambda x: x, (0, 1), quantile=lambda u: 0.5), "does not invert"),
+    (lambda: beta(float("nan"), 1), "beta parameter a must be finite"),
+    (lambda: beta("a", 1), "beta parameter a: 'a' is not a number"),
+    (lambda: beta(2, 2, 0.5, 0.5), "0 <= lo < hi"),
+    (lambda: beta(2, 2, -1, 1), "0 <= lo < hi"),
+    (lambda: Mixture([Uniform(0, 1)], [0]), "sum to 0"),
+    (lambda: Mixture([Uniform(0, 1), Uniform(0, 1)], [F(1, 2), "x"]), "not a number"),
+])
+def test_constructors_say_what_is_wrong(make, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        make()
+
+
+def test_beta_takes_numbers_as_text_and_samples_vectorised():
+    b = beta("2", "5")
+    assert b.mean() == pytest.approx(2 / 7)
+    s = b.sample(200_000, seed=1)  # the vectorised quantile: well under a second
+    assert s.shape == (200_000,) and 0 <= s.min() and s.max() <= 1
+
+
+@pytest.mark.parametrize(("spec", "pattern"), [
+    ("uniform:", "uniform needs two numbers"),
+    ("uniform:0.9,0.1", "0 <= a < b"),
+    ("uniform:0.5,2", r"uniform needs 0 <= a < b <= 1 .*\(0, 1\]"),
+    ("uniform:0.1,,0.9", "empty field between commas"),
+    ("uniform:0.1,0.9,", "empty field between commas"),
+    ("uniform:0,1e999999999", "too large"),
+    ("discrete:0.4@", r"no probability after '@' in '0.4@'"),
+    ("discrete:@0.5", r"no size before '@'"),
+    ("discrete:0.4@0.5@0.5", "not a number"),
+    ("discrete:nan", "not a number"),
+    ("point:2", r"size 2 is above 1"),
+    ("point:0", "positive"),
+    ("beta:a,2", "beta parameter A: 'a' is not a number"),
+    ("beta:2,2,0,2", r"0 <= LO < HI <= 1"),
+    ("beta:nan,2", "not a number"),
+    ("mixture:", "must be 'WEIGHT\\*SPEC'"),
+    ("mixture:*point:0.5", "has no weight before"),
+    ("mixture:1*mixture:1*point:0.5", "cannot itself be a mixture"),
+    ("mixture:" + "1*mixture:" * 2000 + "1*point:0.5", "cannot itself be a mixture"),
+    ("mixture:1/2*point:0.5+1/2*nope:1", "unknown distribution kind 'nope'"),
+    ("mixture:x*point:0.5", "mixture weight: 'x' is not a number"),
+    (":", "unknown distribution kind ''"),
+    ("Nope:1", "unknown distribution kind 'nope'"),
+    (b"uniform:0.1,0.9", "must look like"),
+])
+def test_from_spec_every_malformed_spec(spec, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        from_spec(spec)
+
+
+def test_from_spec_mixture_with_an_exponent_sign():
+    m = from_spec("mixture:1/2*point:5e-1+1/2*uniform:1e-1,9e-1")
+    assert m.weights == [F(1, 2), F(1, 2)] and m.atoms() == [(F(1, 2), F(1, 2))]
+
+
+# --------------------------------------------------- issue 8: sample() and seeds
+
+
+@pytest.mark.parametrize("n", [-1, 1.5, "3", True, None])
+def test_sample_size_must_be_a_non_negative_int(n):
+    with pytest.raises(ValueError, match="sample size n must be a non-negative integer"):
+        Uniform(0, 1).sample(n)
+
+
+@pytest.mark.parametrize("seed", [-1, "a", 1.5, True])
+def test_seed_is_checked(seed):
+    with pytest.raises(ValueError, match="seed must be None, a non-negative integer"):
+        Discrete(["0.5"]).sample(3, seed=seed)
+
+
+@pytest.mark.parametrize("d", [Uniform(0, 1), Discrete([("0.1", "0.2")]),
+                               Mixture([Uniform(0, 1)], [1]), beta(2, 2)])
+def test_sample_is_budgeted_before_allocating(d):
+    from theory.budgets import BudgetExceeded
+
+    with pytest.raises(BudgetExceeded, match=r"sampling 1,000,000,000,000 sizes") as err:
+        d.sample(10**12)
+    assert err.value.option == "memory_budget"
+    assert d.sample(0).shape[0] == 0
+    with pytest.raises(BudgetExceeded):
+        d.sample(1000, memory_budget=1000)

@@ -223,3 +223,105 @@ def test_as_float():
     assert arr.dtype == np.float64
     np.testing.assert_array_equal(arr, [0.25, 0.5, 3.0])
     assert as_float([]).shape == (0,)
+
+
+# ------------------------------------------ issue 8: the representable range
+
+
+def test_text_beyond_float64_is_refused_naming_the_value():
+    from theory.numbers import to_float_checked
+
+    with pytest.raises(ValueError, match=r"size: '1e400' is too large .*1.8e\+308"):
+        to_number("1e400", name="size")
+    with pytest.raises(ValueError, match=r"size: '-1e-400' is too small .*rounds to 0"):
+        to_number("-1e-400", name="size")
+    # checked before 10**999999999 is built: this returns at once
+    with pytest.raises(ValueError, match="too large"):
+        to_number("1e999999999")
+    with pytest.raises(ValueError, match="too small"):
+        to_number("1e-999999999")
+    assert to_number("0e999999999") == 0
+    with pytest.raises(ValueError, match="5000 characters is too long"):
+        to_number("9" * 5000)
+    # the extremes of float64 are read
+    assert float(to_number("1.7976931348623157e308")) == 1.7976931348623157e308
+    assert float(to_number("5e-324")) == 5e-324
+    assert to_float_checked("1e-30", "size") == 1e-30
+
+
+def test_exact_objects_outside_float64_are_kept_and_refused_at_float_conversion():
+    from theory.numbers import to_float_checked
+
+    assert to_number(10**400) == 10**400  # exact comparisons handle it
+    assert to_number(F(1, 10**400)) == F(1, 10**400)
+    with pytest.raises(ValueError, match=r"capacity: an integer of about 401 digits is too "
+                                         r"large"):
+        to_float_checked(10**400, "capacity")
+    with pytest.raises(ValueError, match=r"size: a fraction of about 1/401 digits is too small"):
+        to_float_checked(F(1, 10**400), "size")
+    with pytest.raises(ValueError, match="finite"):
+        to_float_checked(float("nan"), "x")
+    assert to_float_checked(0, "x") == 0.0
+    assert to_float_checked(F(10**400 + 1, 10**400), "x") == 1.0
+    with pytest.raises(ValueError, match="too large"):
+        as_float([F(1, 2), 10**400])
+
+
+@pytest.mark.parametrize("raw", [np.longdouble("1e-4000"), np.longdouble(10) ** 400])
+def test_long_doubles_outside_float64(raw):
+    if np.finfo(np.longdouble).max == np.finfo(np.float64).max:
+        pytest.skip("long double is float64 here")
+    with pytest.raises(ValueError, match="float64|finite"):
+        to_number(raw)
+
+
+def test_decimal_and_zero_d_arrays_are_numbers():
+    from decimal import Decimal
+
+    assert to_number(Decimal("0.4")) == F(2, 5)
+    with pytest.raises(ValueError, match="finite"):
+        to_number(Decimal("nan"))
+    assert to_number(np.array(0.5)) == 0.5
+    with pytest.raises(ValueError, match="bytes"):
+        to_number(b"0.4")
+
+
+# --------------------------------------- issue 8: a str where a list is expected
+
+
+@pytest.mark.parametrize(("raw", "pattern"), [
+    ("0.4", r"sizes must be a list of numbers, got the string '0.4' \(write \['0.4'\]\)"),
+    (b"0.4", "got the bytes"),
+    ({"0.4": 1}, "got a dict"),
+    ({0.4}, r"got a set \(unordered\)"),
+    ((x for x in [0.4]), r"got an iterator \(generator\).*list\(\.\.\.\)"),
+    (iter([0.4]), "got an iterator"),
+    (0.4, r"got the number 0.4 \(write \[0.4\]\)"),
+    (None, "got None"),
+    (np.array(0.4), "0-d array"),
+])
+def test_to_numbers_refuses_what_is_not_a_list(raw, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        to_numbers(raw, name="sizes")
+
+
+def test_to_numbers_takes_sequences_and_arrays():
+    assert to_numbers((1, "1/2")) == [F(1), F(1, 2)]
+    assert to_numbers(np.array([0.5, 0.25])) == [0.5, 0.25]
+    assert to_numbers(range(1, 3)) == [F(1), F(2)]
+    assert to_numbers({"a": "0.5"}.values()) == [F(1, 2)]
+    with pytest.raises(ValueError, match="got the string"):
+        all_exact("0.4")
+
+
+def test_common_denominator_and_fits_validate():
+    with pytest.raises(ValueError, match="exact rationals"):
+        common_denominator([0.5])
+    with pytest.raises(ValueError, match="got the string"):
+        common_denominator("12")
+    assert common_denominator([F(1, 2), 3]) == 2
+    with pytest.raises(ValueError, match="load: cannot read None"):
+        fits(None, 1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="NaN"):
+        fits(float("nan"), 1.0)
+    assert not fits(F(10**400), 1.0)  # beyond float64: compared exactly

@@ -316,3 +316,176 @@ def test_read_csv_column_malformed(tmp_path):
     p.write_text("id,cpu\n1,0.5,7\n")
     with pytest.raises(ValueError, match="fields"):
         read_size_file(p, column="cpu")
+
+
+# -- issue 8: every reader names the file and the problem in words -------------------------
+
+
+@pytest.mark.parametrize("column", [None, "cpu"])
+def test_read_size_file_not_utf8_names_file_line_and_offset(tmp_path, column):
+    p = tmp_path / "sizes.bin"
+    p.write_bytes(b"cpu\n0.4\n\xdc\n")
+    with pytest.raises(ValueError) as err:
+        read_size_file(p, column=column)
+    msg = str(err.value)
+    assert str(p) in msg and "not UTF-8 text" in msg and "line 3" in msg
+    assert "byte 0xdc" in msg and "byte offset 8" in msg and "codec" not in msg
+
+
+def test_google_loader_not_utf8_and_gzip_of_binary(tmp_path):
+    p = tmp_path / "tasks.csv"
+    p.write_bytes((",".join(GOOGLE2011_COLUMNS) + "\n0,,,1,0.1,0.2\xe9\n").encode("latin-1"))
+    with pytest.raises(ValueError, match=rf"{p.name}: not UTF-8 text: byte 0xe9 on line 2"):
+        load_google2011(p)
+    g = tmp_path / "sizes.gz"
+    g.write_bytes(gzip.compress(bytes(range(256))))
+    with pytest.raises(ValueError, match="not UTF-8 text.*after gzip decompression"):
+        read_size_file(g)
+
+
+@pytest.mark.parametrize(("data", "pattern"), [
+    (b"\x1f\x8b\x08\x00garbage", "gzip"),
+    (gzip.compress(b"0.4\n" * 1000)[:30], "gzip stream is truncated"),
+    (b"0.4\n\x000.5\n", "line 2 contains a NUL character"),
+])
+def test_bad_gzip_and_nul(tmp_path, data, pattern):
+    p = tmp_path / "f"
+    p.write_bytes(data)
+    with pytest.raises(ValueError, match=pattern):
+        read_size_file(p)
+    with pytest.raises(ValueError, match=pattern):
+        load_google2011(p)
+
+
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("", "no sizes .*the file is empty"),
+    ("\n   \n", "no sizes .*the file is empty"),
+    ("# just a comment\n", "no sizes .*only comments"),
+])
+def test_read_size_file_without_sizes(tmp_path, text, pattern):
+    p = tmp_path / "s.txt"
+    p.write_text(text)
+    with pytest.raises(ValueError, match=pattern):
+        read_size_file(p)
+
+
+def test_read_csv_column_header_only_and_no_values(tmp_path):
+    p = tmp_path / "c.csv"
+    p.write_text("id,cpu\n")
+    with pytest.raises(ValueError, match="a header but no data rows"):
+        read_size_file(p, column="cpu")
+    p.write_text("id,cpu\n1,\n")
+    with pytest.raises(ValueError, match="no sizes in column"):
+        read_size_file(p, column="cpu")
+    p.write_text("")
+    with pytest.raises(ValueError, match="no header line"):
+        read_size_file(p, column="cpu")
+    p.write_text('id,cpu\n1,"0.5\n')
+    with pytest.raises(ValueError, match=r"c.csv:2: not a CSV line"):
+        read_size_file(p, column="cpu")
+
+
+@pytest.mark.parametrize("column", [5, [], [""], ["cpu", 3], {"cpu"}])
+def test_read_size_file_bad_column_argument(tmp_path, column):
+    p = tmp_path / "c.csv"
+    p.write_text("id,cpu\n1,0.5\n")
+    with pytest.raises(ValueError, match="column must be a column name"):
+        read_size_file(p, column=column)
+
+
+@pytest.mark.parametrize("reader", [read_size_file, load_google2011,
+                                    lambda p: google2011_sizes(path=p)])
+def test_missing_file_directory_and_bad_path(tmp_path, reader):
+    with pytest.raises(ValueError, match=r"nope.csv: No such file"):
+        reader(tmp_path / "nope.csv")
+    with pytest.raises(ValueError, match="is a directory, not a file"):
+        reader(tmp_path)
+    with pytest.raises(ValueError, match="path must be a file name"):
+        reader(3)
+
+
+@pytest.mark.parametrize(("text", "pattern"), [
+    ("1e400\n", r":1: '1e400' is too large"),
+    ("0.5\n1e-400\n", r":2: '1e-400' is too small"),
+    ("1e999999999\n", r":1: '1e999999999' is too large"),
+    ("0." + "1" * 5000 + "\n", r":1: a number of 5002 characters is too long"),
+    ("inf\n", r":1: 'inf' is not a number \(write a finite number\)"),
+])
+def test_read_size_file_out_of_range(tmp_path, text, pattern):
+    p = tmp_path / "s.txt"
+    p.write_text(text)
+    with pytest.raises(ValueError, match=pattern):
+        read_size_file(p)
+
+
+def _google_file(tmp_path, *rows: str) -> object:
+    p = tmp_path / "tasks.csv"
+    p.write_text(",".join(GOOGLE2011_COLUMNS) + "\n" + "".join(r + "\n" for r in rows))
+    return p
+
+
+@pytest.mark.parametrize(("row", "pattern"), [
+    ("0,,,1,inf,0.2", r"tasks.csv:2: column 'cpu_request': 'inf' is not a finite number"),
+    ("0,,,1,nan,0.2", r"tasks.csv:2: column 'cpu_request': 'nan' is not a finite number"),
+    ("0,,,1,1e400,0.2", r"tasks.csv:2: column 'cpu_request': '1e400' is not a finite"),
+    ("0,,,1,1e-400,0.2", r"tasks.csv:2: column 'cpu_request': '1e-400' is nonzero but rounds"),
+    ("0,,,1,abc,0.2", r"tasks.csv:2: column 'cpu_request': 'abc' is not a number"),
+])
+@pytest.mark.parametrize("exact", [False, True])
+def test_google_cells_name_file_line_and_column(tmp_path, row, pattern, exact):
+    p = _google_file(tmp_path, row)
+    with pytest.raises(ValueError, match=pattern):
+        google2011_sizes(path=p, exact=exact)
+    with pytest.raises(ValueError, match=pattern):
+        trace_distribution(path=p, exact=exact)
+
+
+def test_google_line_numbers_count_blank_lines_and_negatives(tmp_path):
+    p = _google_file(tmp_path, "", "0,,,1,0.1,0.2", "", "0,,,1,abc,0.2")
+    with pytest.raises(ValueError, match=r"tasks.csv:5: column 'cpu_request': 'abc'"):
+        load_google2011(p)
+    q = _google_file(tmp_path, "0,,,1,0.1,0.2", "0,,,1,0.1,-0.2")
+    for exact in (False, True):
+        with pytest.raises(ValueError, match=r"tasks.csv:3: negative memory_request '-0.2'"):
+            google2011_sizes(path=q, exact=exact)
+    r = _google_file(tmp_path, "0,,,1,0.1,0.2", "0,,,1,0.1")
+    with pytest.raises(ValueError, match=r"tasks.csv:3: data row 2 has 5 fields, header has 6"):
+        load_google2011(r)
+
+
+def test_google_empty_and_header_only(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text("")
+    with pytest.raises(ValueError, match="t.csv: empty file"):
+        load_google2011(p)
+    p.write_text(",".join(GOOGLE2011_COLUMNS) + "\n")
+    with pytest.raises(ValueError, match="t.csv: a header but no data rows"):
+        trace_distribution(path=p)
+
+
+@pytest.mark.parametrize(("kwargs", "pattern"), [
+    ({"kind": None}, "kind must be one of"),
+    ({"kind": ["max"]}, "kind must be one of"),
+    ({"exact": "yes"}, "exact must be True or False"),
+    ({"finished_only": 1}, "finished_only must be True or False"),
+])
+def test_trace_distribution_bad_arguments(kwargs, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        trace_distribution(**kwargs)
+    with pytest.raises(ValueError, match=pattern):
+        google2011_sizes(**kwargs)
+
+
+def test_reading_is_budgeted_before_reading(tmp_path):
+    from theory.budgets import BudgetExceeded
+
+    p = tmp_path / "s.txt"
+    p.write_text("0.5\n" * 1000)
+    with pytest.raises(BudgetExceeded, match=r"reading .*s.txt \(3.91 KiB of text\)") as err:
+        read_size_file(p, memory_budget=10_000)
+    assert err.value.option == "memory_budget"
+    g = tmp_path / "s.gz"
+    g.write_bytes(gzip.compress(b"0.5\n" * 100_000))  # 400 kB of text, 1 kB compressed
+    with pytest.raises(BudgetExceeded, match="after gzip decompression"):
+        read_size_file(g, memory_budget=1_000_000)
+    assert len(read_size_file(g)) == 100_000
