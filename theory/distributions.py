@@ -18,10 +18,12 @@ from __future__ import annotations
 import bisect
 import math
 import re
+import warnings
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 from scipy import integrate, optimize, stats
@@ -61,9 +63,11 @@ def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:
     """The sample size ``n`` checked (a non-negative int) and its memory within budget."""
     if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer) or n < 0:
         raise ValueError(f"the sample size n must be a non-negative integer, got {n!r}")
+    count = f"{int(n):,}" if n <= 10**18 else "more than 10^18"
     # the sizes, the uniforms or indices drawn for them, and one temporary of each
-    check_budget(8 * (dim + 2) * int(n), memory_budget, what=f"sampling {int(n):,} sizes "
-                 f"from {what}", option="memory_budget", unit="bytes")
+    check_budget(8.0 * (dim + 2) * float(min(int(n), 10**19)),
+                 memory_budget, what=f"sampling {count} sizes from {what}",
+                 option="memory_budget", unit="bytes")
     return int(n)
 
 
@@ -147,6 +151,14 @@ class SizeDistribution(ABC):
     def _check_scalar(self) -> None:
         if self.dim != 1:
             raise ValueError("this operation needs scalar sizes (dim == 1)")
+
+
+def _point(x: Number) -> float:
+    """A point where a cdf is evaluated, as a float (beyond float64: +-inf, or 0)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def _check_unit(u: Number) -> Number:
@@ -452,7 +464,7 @@ class Uniform(SizeDistribution):
 
     def _x(self, x: Number) -> Number:
         x = to_number(x, name="x")
-        return x if self.exact else float(x)
+        return x if self.exact else _point(x)
 
     def mean(self) -> Number:
         return (self.a + self.b) / 2
@@ -529,7 +541,7 @@ class Continuous(SizeDistribution):
         return self._lo + val
 
     def cdf(self, x: Number) -> float:
-        x = to_float_checked(x, "x")
+        x = _point(to_number(x, name="x"))
         if x <= self._lo:
             return 0.0
         if x >= self._hi:
@@ -541,7 +553,9 @@ class Continuous(SizeDistribution):
     def quantile(self, u: Number) -> float:
         u = float(_check_unit(u))
         if self._q is not None:
-            return float(min(self._hi, max(self._lo, self._q(u))))
+            q = float(self._q(u))
+            if math.isfinite(q):
+                return min(self._hi, max(self._lo, q))
         if u <= 0:
             return self._lo
         if u >= 1:
@@ -559,9 +573,12 @@ class Continuous(SizeDistribution):
         n = _sample_count(n, 1, memory_budget, repr(self))
         u = as_rng(seed).random(n)
         if self._qvec is not None:
-            return np.clip(np.asarray(self._qvec(u), dtype=float), self._lo, self._hi)
+            out = np.asarray(self._qvec(u), dtype=float)
+            for bad in np.flatnonzero(~np.isfinite(out)):
+                out[bad] = self.quantile(float(u[bad]))
+            return np.clip(out, self._lo, self._hi)
         out = np.empty(n)
-        with Progress(f"sampling {n:,} sizes from {self!r}", total=n) as prog:
+        with Progress(f"sampling {n:,} sizes from {self!r}", total=n, unit="sizes") as prog:
             for i, v in enumerate(u):
                 out[i] = self.quantile(float(v))
                 if i % 1024 == 0:
@@ -621,11 +638,20 @@ def beta(a: float, b: float, lo: float = 0.0, hi: float = 1.0) -> Continuous:
     if not 0 <= lof < hif:
         raise ValueError(f"beta support must satisfy 0 <= lo < hi, got lo={lo!r}, hi={hi!r}")
     frozen = stats.beta(af, bf, loc=lof, scale=hif - lof)
-    c = Continuous(
-        lambda x: float(frozen.cdf(x)), (lof, hif), lambda u: float(frozen.ppf(u)),
-        name=f"beta({a},{b})",
-    )
-    c._qvec = frozen.ppf
+
+    def quiet(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+        # scipy warns (boost root finding) at extreme levels such as u = 1e-300; the
+        # value is still the best float, and a NaN is caught by the caller's checks
+        def g(v: Any) -> Any:
+            with warnings.catch_warnings(), np.errstate(all="ignore"):
+                warnings.simplefilter("ignore", RuntimeWarning)
+                return f(v)
+        return g
+
+    cdf, ppf = quiet(frozen.cdf), quiet(frozen.ppf)
+    c = Continuous(lambda x: float(cdf(x)), (lof, hif), lambda u: float(ppf(u)),
+                   name=f"beta({a},{b})")
+    c._qvec = ppf
     return c
 
 

@@ -231,10 +231,11 @@ def _refuse(name: str, of: str, got: str, write: str) -> list[Any]:
 
 
 def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
-    """Read a list of numbers (:func:`as_list`); if any entry is a float, all become floats."""
+    """Read a list of numbers (:func:`as_list`); if any entry is a float, all become floats
+    (an exact entry beyond float64 is then refused, as by :func:`to_float_checked`)."""
     vals = [to_number(x, name=name) for x in as_list(xs, name=name)]
     if any(isinstance(v, float) for v in vals):
-        return [float(v) for v in vals]
+        return [v if isinstance(v, float) else _check_range(v, v, name) for v in vals]
     return vals
 
 
