@@ -426,8 +426,9 @@ def empirical(samples: Sequence[object] | np.ndarray) -> Discrete:
             keyed.append(tuple(_sample_value(v, f"samples[{i}][{j}]")
                                for j, v in enumerate(entries)))
     if any(isinstance(v, float) for k in keyed for v in (k if isinstance(k, tuple) else (k,))):
-        keyed = [tuple(float(v) for v in k) if isinstance(k, tuple) else float(k)
-                 for k in keyed]
+        keyed = [tuple(to_float_checked(v, f"samples[{i}]") for v in k)
+                 if isinstance(k, tuple) else to_float_checked(k, f"samples[{i}]")
+                 for i, k in enumerate(keyed)]
     tally = Counter(keyed)
     order = list(tally)
     return Discrete.from_counts(order, [tally[k] for k in order])

@@ -75,6 +75,8 @@ def to_number(x: object, *, name: str = "value") -> Number:
     Raises ``ValueError`` naming ``name`` for NaN, infinities, bools, text that is not
     a number and numbers outside the float64 range (module docstring).
     """
+    if type(x) is str:  # the common case first (files, the CLI)
+        return _read_text(x, name)
     if isinstance(x, bool | np.bool_):
         raise ValueError(f"{name} must be a number, got the bool {x!r}")
     if isinstance(x, np.ndarray) and x.ndim == 0:
@@ -88,9 +90,7 @@ def to_number(x: object, *, name: str = "value") -> Number:
         # integer-like objects rather than ints: normalise them to int
         return Fraction(int(x.numerator), int(x.denominator))
     if isinstance(x, str):
-        q = _parse_text(x, name)
-        _check_range(q, x, name)
-        return q
+        return _read_text(str(x), name)
     if isinstance(x, Decimal):
         if not x.is_finite():
             raise ValueError(f"{name} must be finite, got {x}")
@@ -109,12 +109,20 @@ def to_number(x: object, *, name: str = "value") -> Number:
     raise ValueError(f"{name}: cannot read {_short(x)} ({what}) as a number")
 
 
+def _read_text(x: str, name: str) -> Fraction:
+    q = _parse_text(x, name)
+    # without an exponent, fewer than 300 characters cannot leave the float64 range
+    if len(x) >= 300 or "e" in x or "E" in x:
+        _check_range(q, x, name)
+    return q
+
+
 def _parse_text(x: str, name: str) -> Fraction:
     if len(x) > MAX_TEXT_LENGTH:
         raise ValueError(f"{name}: a number of {len(x)} characters is too long (numbers "
                          f"are read up to {MAX_TEXT_LENGTH} characters)")
     s = x.strip()
-    m = _EXPONENT.search(s)
+    m = _EXPONENT.search(s) if "e" in s or "E" in s else None
     if m is not None:
         try:
             exp = int(m.group(1))

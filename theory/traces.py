@@ -52,6 +52,7 @@ import numpy as np
 from theory.budgets import MEMORY_BUDGET, check_budget, format_bytes
 from theory.distributions import Discrete
 from theory.numbers import to_number
+from theory.progress import Progress
 
 __all__ = [
     "GOOGLE2011_COLUMNS",
@@ -386,7 +387,7 @@ def _checked_table(kind: str, path: PathLike | None, memory_budget: float) -> _T
 @functools.lru_cache(maxsize=65536)
 def _frac_or_none(text: str) -> Fraction | None:
     try:
-        return Fraction(to_number(text))
+        return to_number(text)  # type: ignore[return-value]  # a str gives a Fraction
     except ValueError:
         return None
 
@@ -520,7 +521,7 @@ def _parse_exact(tok: str, where: str) -> Fraction:
     if v is None:
         to_number(tok, name=where)  # raises with the reason (not a number, too large, ...)
         raise ValueError(f"{where}: {tok!r} is not a number")
-    if v < 0:
+    if v.numerator < 0:
         raise ValueError(f"{where}: size {tok!r} is negative")
     return v
 
@@ -572,20 +573,23 @@ def read_size_file(
         return _read_csv_column(lines, names, isinstance(column, str), name)
     out: list = []
     width: int | None = None
-    for lineno, line in enumerate(lines, 1):
-        body = line.split("#", 1)[0].strip()
-        if not body:
-            continue
-        where = f"{name}:{lineno}"
-        toks = [t.strip() for t in body.split(",")] if "," in body else body.split()
-        if any(not t for t in toks):
-            raise ValueError(f"{where}: empty field in {line!r}")
-        vals = [_parse_exact(t, where) for t in toks]
-        if width is None:
-            width = len(vals)
-        elif len(vals) != width:
-            raise ValueError(f"{where}: {len(vals)} numbers, earlier lines have {width}")
-        out.append(vals[0] if width == 1 else tuple(vals))
+    with Progress(f"reading {name}", total=len(lines), unit="lines") as prog:
+        for lineno, line in enumerate(lines, 1):
+            if not lineno & 0xFFFF:
+                prog.update(lineno)
+            body = line.split("#", 1)[0].strip()
+            if not body:
+                continue
+            where = f"{name}:{lineno}"
+            toks = [t.strip() for t in body.split(",")] if "," in body else body.split()
+            if any(not t for t in toks):
+                raise ValueError(f"{where}: empty field in {line!r}")
+            vals = [_parse_exact(t, where) for t in toks]
+            if width is None:
+                width = len(vals)
+            elif len(vals) != width:
+                raise ValueError(f"{where}: {len(vals)} numbers, earlier lines have {width}")
+            out.append(vals[0] if width == 1 else tuple(vals))
     if not out:
         what = "empty" if not any(ln.strip() for ln in lines) else \
             "only comments and blank lines"
@@ -616,16 +620,19 @@ def _read_csv_column(lines: list[str], names: list[str], scalar: bool, name: str
         raise ValueError(f"{name}: a header but no data rows")
     idx = [header.index(c) for c in names]
     out: list = []
-    for lineno, line in numbered[1:]:
-        where = f"{name}:{lineno}"
-        row = fields(lineno, line) if '"' in line else line.split(",")
-        if len(row) != len(header):
-            raise ValueError(f"{where}: {len(row)} fields, header has {len(header)}")
-        cells = [row[i].strip() for i in idx]
-        if any(not c for c in cells):
-            continue
-        vals = [_parse_exact(c, where) for c in cells]
-        out.append(vals[0] if scalar else tuple(vals))
+    with Progress(f"reading {name}", total=len(numbered), unit="rows") as prog:
+        for k, (lineno, line) in enumerate(numbered[1:]):
+            if not k & 0xFFFF:
+                prog.update(k)
+            where = f"{name}:{lineno}"
+            row = fields(lineno, line) if '"' in line else line.split(",")
+            if len(row) != len(header):
+                raise ValueError(f"{where}: {len(row)} fields, header has {len(header)}")
+            cells = [row[i].strip() for i in idx]
+            if any(not c for c in cells):
+                continue
+            vals = [_parse_exact(c, where) for c in cells]
+            out.append(vals[0] if scalar else tuple(vals))
     if not out:
         raise ValueError(f"{name}: no sizes in column(s) {names} (every cell is empty)")
     return out
