@@ -58,8 +58,9 @@ def check_budget(need: float, budget: float, *, what: str, option: str, unit: st
     if need <= budget:
         return
     if unit == "bytes":
-        raise BudgetExceeded(what, f"about {format_bytes(need)}", format_bytes(budget), option,
-                             hint)
+        text = format_bytes(need)
+        need_text = text if text.startswith(("about", "more")) else f"about {text}"
+        raise BudgetExceeded(what, need_text, format_bytes(budget), option, hint)
     suffix = f" {unit}" if unit else ""
     raise BudgetExceeded(what, f"{_count(need)}{suffix}", f"{_count(budget)}{suffix}", option,
                          hint)
@@ -67,6 +68,9 @@ def check_budget(need: float, budget: float, *, what: str, option: str, unit: st
 
 def format_bytes(n: float) -> str:
     """``1536 -> '1.5 KiB'`` (binary units, three significant digits)."""
+    if n >= 2**70:
+        return (f"2^{int(n).bit_length() - 1} bytes" if n < 10**300
+                else "more than 10^300 bytes")
     v = float(n)
     for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
         if v < 1024 or unit == "PiB":
@@ -76,4 +80,6 @@ def format_bytes(n: float) -> str:
 
 
 def _count(x: float) -> str:
-    return f"{int(x):,}" if x < 1e15 else f"{x:.3g}"
+    if x < 1e15:
+        return f"{int(x):,}"
+    return f"{float(x):.3g}" if x < 10**300 else "more than 10^300"
