@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_check",
-           "run_check", "run_checks", "VERDICTS", "METHODS"]
+           "run_check", "run_checks", "select_checks", "VERDICTS", "METHODS"]
 
 VERDICTS = ("holds", "violated", "inconclusive")
 METHODS = ("exact", "LP", "exhaustive", "property", "simulation", "counterexample")
@@ -117,19 +117,33 @@ def run_check(check: Check, *, quick: bool = False) -> CheckResult:
                        v.verdict, v.evidence, time.perf_counter() - t0)
 
 
-def run_checks(*, paper: str | None = None, claim: str | None = None,
-               quick: bool = False) -> list[CheckResult]:
-    """Run the catalogue, filtered by paper key or claim id (``--quick``: quick checks,
-    each in its reduced form)."""
+def select_checks(*, paper: str | None = None, claim: str | None = None,
+                  quick: bool = False) -> list[Check]:
+    """The checks a filter selects; an unknown claim id or paper key is a ``KeyError``.
+
+    One rule for listing and for running: ``--claim Nope`` is an error either way.
+    """
     checks = all_checks()
     if claim is not None:
         checks = [c for c in checks if c.id == claim or c.id.startswith(claim + ".")]
         if not checks:
             raise KeyError(f"no check {claim!r}; known: {', '.join(c.id for c in all_checks())}")
     if paper is not None:
+        papers = sorted({c.paper for c in all_checks()})
+        if paper not in papers:
+            raise KeyError(f"no checks for paper {paper!r}; papers with checks: "
+                           f"{', '.join(papers)}")
         checks = [c for c in checks if c.paper == paper]
         if not checks:
-            raise KeyError(f"no checks for paper {paper!r}")
+            raise KeyError(f"claim {claim!r} is not a claim of paper {paper!r}")
     if quick and claim is None:
         checks = [c for c in checks if c.quick]
-    return [run_check(c, quick=quick) for c in checks]
+    return checks
+
+
+def run_checks(*, paper: str | None = None, claim: str | None = None,
+               quick: bool = False) -> list[CheckResult]:
+    """Run the catalogue, filtered by paper key or claim id (``--quick``: quick checks,
+    each in its reduced form); the filter is :func:`select_checks`."""
+    return [run_check(c, quick=quick) for c in select_checks(paper=paper, claim=claim,
+                                                            quick=quick)]

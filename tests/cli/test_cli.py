@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from fractions import Fraction
+from types import SimpleNamespace
 
 import pytest
 
@@ -268,7 +269,7 @@ def test_verify_unknown_claim(capsys):
 
 
 def test_verify_violated_exit_code(capsys, monkeypatch):
-    from packsched import cli
+    from packsched.commands import verify
 
     class FakeResult:
         def __init__(self, verdict):
@@ -281,15 +282,21 @@ def test_verify_violated_exit_code(capsys, monkeypatch):
                     "seconds": 0.0}
 
     class FakeRegistry:
-        @staticmethod
-        def run_checks(**_kw):
-            return [FakeResult("holds"), FakeResult("violated"), FakeResult("inconclusive")]
+        verdicts = ["holds", "violated", "inconclusive"]
 
-    monkeypatch.setattr(cli, "_registry", lambda: FakeRegistry)
+        @classmethod
+        def select_checks(cls, **_kw):
+            return [SimpleNamespace(id=f"X.{v}", verdict=v) for v in cls.verdicts]
+
+        @staticmethod
+        def run_check(check, **_kw):
+            return FakeResult(check.verdict)
+
+    monkeypatch.setattr(verify, "registry", lambda: FakeRegistry)
     assert main(["verify", "--json"]) == 1
     rows = json.loads(capsys.readouterr().out)  # NaN became null, the Fraction a float
     assert rows[0]["evidence"] == {"value": None, "bound": pytest.approx(1 / 3)}
-    FakeRegistry.run_checks = staticmethod(lambda **_kw: [FakeResult("inconclusive")])
+    FakeRegistry.verdicts = ["inconclusive"]
     assert main(["verify"]) == 0
     assert "0 violated, 1 inconclusive" in capsys.readouterr().out
 

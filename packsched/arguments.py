@@ -1,0 +1,165 @@
+"""The CLI's argument parser and its argument types, shared by every command.
+
+Every flag's text is checked here for its syntax (an integer, a number, a list of
+numbers, a byte size); numbers are kept as text so that the library reads them exactly
+(decimal strings and ``p/q`` become Fractions). Ranges that depend on the model (a size
+above the capacity, probabilities that do not sum to one) are the library's to check.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from packsched.errors import UsageError
+
+__all__ = ["Parser", "integer", "real", "number_text", "number_list", "byte_size",
+           "split_list", "budget_help", "budgets"]
+
+#: the defaults of theory.budgets as the help texts show them (importing theory would
+#: make ``--help`` slow; tests/cli/test_errors.py checks that the two agree)
+BUDGET_DEFAULTS = {"MEMORY_BUDGET": "8 GiB", "MAX_CONFIGURATIONS": "2,000,000",
+                   "MAX_LP_TYPES": "50,000"}
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the project's error line and negative numbers as values.
+
+    ``--sizes -0.3,0.5`` reaches the type check of ``--sizes`` (and is refused there
+    with a message about the size) instead of argparse's "expected one argument".
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # argparse treats a token as a value, not an option, when this matches it
+        self._negative_number_matcher = re.compile(r"^-\.?\d")
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def _fail(msg: str) -> NoReturn:
+    raise argparse.ArgumentTypeError(msg)
+
+
+def integer(minimum: int | None = None, maximum: int | None = None) -> Callable[[str], int]:
+    """An integer flag in ``[minimum, maximum]`` (digits only: ``1e6`` is not an integer)."""
+
+    def parse(text: str) -> int:
+        t = text.strip().replace("_", "")
+        if not re.fullmatch(r"[+-]?\d+", t):
+            _fail(f"{text!r} is not an integer")
+        if len(t) > 40:
+            _fail(f"{text[:20]}... has {len(t)} digits; it is far beyond any budget")
+        v = int(t)
+        if minimum is not None and v < minimum:
+            _fail(f"must be at least {minimum}, got {text}" if minimum != 1
+                  else f"must be a positive integer, got {text}")
+        if maximum is not None and v > maximum:
+            _fail(f"must be at most {maximum}, got {text}")
+        return v
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def real(low: float | None = None, high: float | None = None, *, low_open: bool = False,
+         high_open: bool = False) -> Callable[[str], float]:
+    """A finite float flag in the interval given (``low_open``: excluded)."""
+
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            _fail(f"{text!r} is not a number")
+        if not math.isfinite(v):
+            _fail(f"must be a finite number, got {text}")
+        if low is not None and (v < low or (low_open and v == low)):
+            _fail(f"must be {'>' if low_open else '>='} {low:g}, got {text}")
+        if high is not None and (v > high or (high_open and v == high)):
+            _fail(f"must be {'<' if high_open else '<='} {high:g}, got {text}")
+        return v
+
+    parse.__name__ = "number"
+    return parse
+
+
+def _check_number(text: str, where: str) -> str:
+    t = text.strip()
+    try:
+        Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        _fail(f"{where}{t!r} is not a number (write decimals like 0.4 or fractions like 2/5)")
+    return t
+
+
+def split_list(text: str) -> list[str]:
+    """Comma-separated entries; an empty entry is an error."""
+    items = [t.strip() for t in text.split(",")]
+    if not text.strip() or any(not t for t in items):
+        _fail(f"empty entry in {text!r} (give a comma-separated list such as 0.4,0.6)")
+    return items
+
+
+def number_text(text: str) -> str | tuple[str, ...]:
+    """One number kept as text, or a vector ``a:b`` (one entry per resource)."""
+    if ":" in text:
+        parts = tuple(p.strip() for p in text.split(":"))
+        if any(not p for p in parts):
+            _fail(f"empty component in {text!r} (write a vector as a:b)")
+        return tuple(_check_number(p, "component ") for p in parts)
+    if not text.strip():
+        _fail("empty value")
+    return _check_number(text, "")
+
+
+def number_list(vectors: bool = False) -> Callable[[str], list[Any]]:
+    """``0.4,0.6`` -> ``['0.4', '0.6']``; with ``vectors``, ``15:8,17.1:6.5`` -> tuples."""
+
+    def parse(text: str) -> list[Any]:
+        items = split_list(text)
+        if any(":" in t for t in items):
+            if not vectors:
+                _fail(f"vectors (a:b) are not accepted here, the model is single-resource: "
+                      f"{text!r}")
+            vecs = [number_text(t) for t in items]
+            dims = {len(v) if isinstance(v, tuple) else 1 for v in vecs}
+            if len(dims) > 1:
+                _fail(f"every vector needs the same number of resources: {text!r}")
+            return vecs
+        return [_check_number(t, f"entry {i + 1}: ") for i, t in enumerate(items)]
+
+    parse.__name__ = "list"
+    return parse
+
+
+_UNITS = {"": 1, "b": 1, "k": 2**10, "kb": 10**3, "kib": 2**10, "m": 2**20, "mb": 10**6,
+          "mib": 2**20, "g": 2**30, "gb": 10**9, "gib": 2**30, "t": 2**40, "tb": 10**12,
+          "tib": 2**40}
+
+
+def byte_size(text: str) -> int:
+    """``8G``, ``512MiB``, ``1.5GB`` or a number of bytes."""
+    m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][+-]?\d+)?)\s*([A-Za-z]*)\s*", text)
+    if not m or m.group(2).lower() not in _UNITS:
+        _fail(f"{text!r} is not a size (write e.g. 8G, 512M or 16GiB)")
+    v = float(m.group(1)) * _UNITS[m.group(2).lower()]
+    if not math.isfinite(v) or v < 1:
+        _fail(f"must be at least one byte, got {text}")
+    return int(min(v, 2.0**62))
+
+
+def budget_help(name: str) -> str:
+    """The default of budget ``name`` of :mod:`theory.budgets`, as the help shows it."""
+    return BUDGET_DEFAULTS[name]
+
+
+def budgets(args: argparse.Namespace, **keywords: str) -> dict[str, Any]:
+    """Library budget keywords for the budget flags the user gave (``keyword="dest"``);
+    a flag left out keeps the library's documented default."""
+    return {kw: getattr(args, dest) for kw, dest in keywords.items()
+            if getattr(args, dest) is not None}

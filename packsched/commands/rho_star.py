@@ -1,0 +1,223 @@
+"""``packsched rho-star``: rho* (PG21 eq. (4)) with its certificate, Theorem 1
+brackets over quantile partitions or a grid, z_LP of an instance, and rho_VQS."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import budget_help, byte_size, integer, number_list, number_text
+from packsched.commands.rho_star_text import print_rho_star
+from packsched.errors import EXIT_OK, UsageError
+from packsched.inputs import SizeInput, is_one, normalised, read_size_input
+from packsched.output import emit_json, exact_text, note, stdout_to_stderr, warn
+
+NAME = "rho-star"
+#: quantile level used for a continuous ``--dist`` when ``--levels`` is not given
+DEFAULT_LEVELS = 6
+#: grid of the default bracket for traces (hundreds of distinct sizes)
+DEFAULT_TRACE_GRID = 2000
+DEFAULT_TRACE_GRID_2D = 200
+#: a trace with more distinct sizes than this is bracketed on the grid by default
+TRACE_EXACT_MAX_TYPES = 200
+
+EPILOG = f"""\
+examples:
+  packsched rho-star --sizes 0.4,0.6 --probs 0.5,0.5
+  packsched rho-star --capacity 10 --sizes 2,5 --counts 2,1 --servers 4
+  packsched rho-star --capacity 64:32 --sizes "15:8,17.1:6.5"
+  packsched rho-star --instance Falkenauer_u120_00.txt --json
+  packsched rho-star --instance-format csp --instance cutting_stock.txt
+  packsched rho-star --dist uniform:0.1,0.9 --levels 5 --vqs 3
+  packsched rho-star --dist "mixture:1/2*point:0.5+1/2*uniform:0.1,0.9"
+  packsched rho-star --trace google2011:cpu
+  packsched rho-star --trace google2011:max --grid 10000
+
+Numbers are read exactly: decimals and p/q become fractions. A trace with more than
+{TRACE_EXACT_MAX_TYPES} distinct sizes is bracketed on a grid of {DEFAULT_TRACE_GRID} by default
+({DEFAULT_TRACE_GRID_2D} for vectors); --grid 0 asks for the exact answer.
+"""
+
+
+def add_parser(sub: Any) -> None:
+    r = sub.add_parser(
+        NAME, help="maximum supportable workload rho* with its certificate",
+        description="Maximum supportable workload rho* = lambda/mu (PG21 eq. (4)) of L\n"
+                    "identical servers, with its LP certificate; a Theorem 1 bracket over\n"
+                    "quantile partitions for a general distribution; the VQS capacity.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    src = r.add_argument_group("input (exactly one)").add_mutually_exclusive_group(required=True)
+    src.add_argument("--sizes", type=number_list(vectors=True), metavar="S1,S2,...",
+                     help="job sizes in capacity units; vectors as 'a:b,c:d' (':' separates "
+                          "resources)")
+    src.add_argument("--instance", metavar="FILE",
+                     help="bin-packing instance in a BPPLIB layout (see --instance-format); "
+                          "adds z_LP")
+    src.add_argument("--dist", metavar="SPEC",
+                     help="distribution on (0,1]: uniform:A,B | discrete:S@P,... | point:S | "
+                          "beta:A,B[,LO,HI] | mixture:W*SPEC+W*SPEC")
+    src.add_argument("--trace", metavar="SOURCE",
+                     help="google2011[:max|cpu|memory|vector] (packaged Google trace, default "
+                          "max) or a FILE with one size (or vector) per line")
+    w = r.add_argument_group("weights of --sizes (default: equally likely)")
+    w.add_argument("--probs", type=number_list(), metavar="P1,P2,...",
+                   help="type probabilities (sum to one)")
+    w.add_argument("--counts", type=number_list(), metavar="N1,N2,...",
+                   help="type multiplicities")
+    o = r.add_argument_group("computation")
+    o.add_argument("--instance-format", choices=["bpp", "csp"], default="bpp",
+                   help="bpp: n, C, then n weights (default); csp: m, C, then m lines "
+                        "'weight multiplicity' (BPPLIB cutting-stock layout)")
+    o.add_argument("--servers", "-L", type=integer(1), default=1, metavar="L",
+                   help="number of identical servers (default 1)")
+    o.add_argument("--capacity", "-C", type=number_text, metavar="C",
+                   help="server capacity, 'a:b' for several resources (default 1)")
+    o.add_argument("--method", default=None, metavar="METHOD",
+                   help="configuration-LP method: auto | enumerate | column-generation "
+                        "(default auto; column-generation for --instance)")
+    o.add_argument("--levels", type=integer(0), metavar="N",
+                   help=f"bracket over quantile partitions X^(0..N) (continuous --dist; "
+                        f"default {DEFAULT_LEVELS})")
+    o.add_argument("--vqs", type=integer(2), metavar="J",
+                   help="also the reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3)")
+    o.add_argument("--grid", type=integer(0), metavar="G",
+                   help="bracket rho* by rounding sizes up and down to multiples of 1/G "
+                        "(PG21 Thm. 1 with grid cells; 0 = exact)")
+    o.add_argument("--finished-only", action="store_true",
+                   help="google2011: keep only tasks that finished (PG21 VII-B)")
+    o.add_argument("--max-configurations", type=integer(1), metavar="N",
+                   help=f"budget of configurations an enumeration may list "
+                        f"(default {budget_help('MAX_CONFIGURATIONS')})")
+    o.add_argument("--max-types", type=integer(1), metavar="N",
+                   help=f"budget of job types (cells, grid points) in one LP "
+                        f"(default {budget_help('MAX_LP_TYPES')})")
+    o.add_argument("--max-memory", type=byte_size, metavar="BYTES",
+                   help=f"memory budget for reading --instance / --trace files, e.g. 16G "
+                        f"(default {budget_help('MEMORY_BUDGET')})")
+    o.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    r.set_defaults(func=run)
+
+
+def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
+    from capacity import bin_packing_lp, rho_star
+
+    kw = {} if args.method is None else {"method": args.method}
+    if inp.weights is not None:
+        if args.servers != 1:
+            raise UsageError("--servers does not apply to --instance (z_LP counts bins of "
+                             "one server each)")
+        res = bin_packing_lp(inp.weights, inp.capacity, **kw)
+    else:
+        res = rho_star(inp.dist, servers=args.servers, capacity=inp.capacity, **kw)
+    out = res.to_dict("rho_star")
+    out.update(lower=res.lower, upper=res.upper, lower_exact=exact_text(res.lower),
+               upper_exact=exact_text(res.upper), bracket=False)
+    return out, res
+
+
+def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
+    from capacity.brackets import quantile_brackets
+    from theory.bounds import mean_size_bound
+
+    if args.method not in (None, "auto"):
+        warn("--method is not passed to the bracket LPs (capacity.quantile_brackets "
+             "chooses per level); ignoring it")
+    levels = DEFAULT_LEVELS if args.levels is None else args.levels
+    if args.levels is None:
+        note(f"continuous distribution: bracketing rho* over quantile partitions "
+             f"X^(0..{levels}) (default; set --levels)")
+    brs = quantile_brackets(inp.dist, levels, servers=args.servers)
+    lo_b = max(brs, key=lambda b: float(b.lo))  # every level's bounds are certified
+    hi_b = min(brs, key=lambda b: float(b.hi))
+    return {
+        "lower": lo_b.lo, "upper": hi_b.hi,
+        "lower_exact": exact_text(lo_b.lo), "upper_exact": exact_text(hi_b.hi),
+        "relative_gap": (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi),
+        "bracket": True,
+        "certified": lo_b.lower.certified and hi_b.upper.certified,
+        "servers": args.servers, "method": "quantile-brackets",
+        "lp_method": lo_b.lower.method, "level": levels,
+        "levels_default": args.levels is None,
+        "levels": [{"level": n, **b.as_dict()} for n, b in enumerate(brs)],
+        # the lower bound is proven by a mixture of upper-rounded types, the upper one
+        # by prices on the lower-rounded types (PG21 Thm. 1, first step of its proof)
+        "mixture": [t.as_dict(lo_b.lower.sizes) for t in lo_b.lower.mixture],
+        "mixture_of": f"upper-rounded types of {lo_b.name}",
+        "dual": hi_b.upper.dual, "dual_sizes": hi_b.upper.sizes,
+        "dual_of": f"lower-rounded types of {hi_b.name}",
+        "lemma2_bound": mean_size_bound(args.servers, inp.dist),
+    }
+
+
+def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]:
+    from capacity.brackets import grid_bracket
+
+    if not is_one(inp.capacity):
+        raise UsageError("--grid brackets sizes normalised to capacity 1")
+    b = grid_bracket(inp.dist, grid, servers=args.servers)
+    return {
+        "lower": b.lo, "upper": b.hi,
+        "lower_exact": exact_text(b.lo), "upper_exact": exact_text(b.hi),
+        "upper_from": "grid rounded down" if b.upper_from == "lower-rounded LP"
+        else b.upper_from,
+        "relative_gap": b.gap, "bracket": True, "certified": b.certified,
+        "servers": args.servers, "method": f"grid-bracket (1/{grid})",
+        "lp_method": b.lower.method, "grid": grid,
+        "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
+        # PG21 Thm. 1 with grid cells: sizes rounded up give the lower bound (mixture),
+        # sizes rounded down give the upper bound (dual prices)
+        "mixture": [t.as_dict(b.lower.sizes) for t in b.lower.mixture],
+        "mixture_of": "sizes rounded up to the grid",
+        "dual": b.upper.dual, "dual_sizes": b.upper.sizes,
+        "dual_of": "sizes rounded down to the grid",
+        "seconds": b.lower.seconds + b.upper.seconds, "lemma2_bound": b.lemma2,
+    }
+
+
+def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int:
+    from theory.distributions import Discrete
+
+    if args.grid is not None:
+        return int(args.grid)
+    many = isinstance(inp.dist, Discrete) and len(inp.dist) > TRACE_EXACT_MAX_TYPES
+    if inp.info["kind"] != "trace" or not many:
+        return 0
+    return DEFAULT_TRACE_GRID if inp.dist.dim == 1 else DEFAULT_TRACE_GRID_2D
+
+
+def run(args: argparse.Namespace) -> int:
+    from capacity import METHODS
+    from theory.distributions import Discrete
+
+    if args.method is not None and args.method not in METHODS:
+        raise UsageError(f"--method must be one of {', '.join(METHODS)}, got {args.method!r}")
+    if args.finished_only and args.trace is None:
+        raise UsageError("--finished-only goes with --trace google2011")
+    if args.instance_format != "bpp" and args.instance is None:
+        raise UsageError("--instance-format goes with --instance")
+    inp = read_size_input(args)
+    res = None
+    with stdout_to_stderr(args.json):
+        grid = _default_grid(inp, args)
+        if isinstance(inp.dist, Discrete) and grid > 0:
+            out = _grid(inp, args, grid)
+        elif isinstance(inp.dist, Discrete):
+            if args.levels is not None:
+                warn("--levels ignored: the input has finitely many types, rho* is exact")
+            out, res = _finite(inp, args)
+        else:
+            out = _bracket(inp, args)
+        out["input"] = inp.info
+        if args.vqs is not None:
+            from capacity.reduced import rho_vqs
+
+            kw = {} if args.levels is None or isinstance(inp.dist, Discrete) \
+                else {"levels": args.levels}
+            v = rho_vqs(normalised(inp), args.vqs, servers=args.servers, **kw)
+            out["rho_vqs"] = v.value
+            out["vqs"] = v.as_dict()
+    if args.json:
+        emit_json(out)
+    else:
+        print_rho_star(out, res)
+    return EXIT_OK

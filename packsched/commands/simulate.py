@@ -1,0 +1,185 @@
+"""``packsched simulate``: one policy in the PG21 slotted model, with its stability
+verdict (``policies.judge_stability``) and re-checked invariants."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import (
+    budget_help,
+    budgets,
+    byte_size,
+    integer,
+    number_list,
+    number_text,
+    real,
+)
+from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.inputs import discrete_from_args
+from packsched.output import emit_json, fmt, stdout_to_stderr
+
+NAME = "simulate"
+
+EPILOG = """\
+examples:
+  packsched simulate --policy vqs --sizes 0.4,0.6 --mu 0.01 --workload 1.4
+  packsched simulate --policy bf-js --capacity 10 --sizes 2,5 --probs 2/3,1/3 \\
+      --deterministic 100 --workload 3.06 --slots 400000
+  packsched simulate --policy vqs-bf --dist uniform:0.1,0.9 --servers 5 --intensity 0.9
+  packsched simulate --policy fifo-ff --trace google2011 --servers 1000 --traffic-scaling 1.2
+"""
+
+
+def add_parser(sub: Any) -> None:
+    sm = sub.add_parser(
+        NAME, help="simulate a policy in the PG21 slotted model",
+        description="Simulate a scheduling policy (PG21 Sec. II slotted model) and judge "
+                    "stability.", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    sm.add_argument("--policy", required=True, metavar="NAME",
+                    help="policy name (packsched policies)")
+    src = sm.add_argument_group("job sizes").add_mutually_exclusive_group()
+    src.add_argument("--sizes", type=number_list(), metavar="S1,S2,...",
+                     help="job sizes in capacity units")
+    src.add_argument("--dist", metavar="SPEC", help="named distribution on (0, 1]")
+    src.add_argument("--trace", metavar="NAME",
+                     help="google2011: the packaged trace's arrivals, sizes and runtimes")
+    sm.add_argument("--probs", type=number_list(), metavar="P1,P2,...",
+                    help="type probabilities of --sizes")
+    sm.add_argument("--counts", type=number_list(), metavar="N1,N2,...",
+                    help="type multiplicities of --sizes")
+    sm.add_argument("--servers", "-L", type=integer(1), default=1, metavar="L")
+    sm.add_argument("--capacity", "-C", type=number_text, metavar="C",
+                    help="server capacity (default 1)")
+    sm.add_argument("--mu", type=real(0, 1, low_open=True), default=0.01,
+                    help="geometric service: departure probability per slot, in (0, 1] "
+                         "(default 0.01)")
+    sm.add_argument("--deterministic", type=integer(1), metavar="D",
+                    help="deterministic service of D slots instead (PG21 Fig. 3b)")
+    load = sm.add_mutually_exclusive_group()
+    load.add_argument("--workload", type=real(0, low_open=True), metavar="RHO",
+                      help="rho = lambda / mu")
+    load.add_argument("--intensity", type=real(0, low_open=True), metavar="ALPHA",
+                      help="rho = ALPHA * L / R-bar (PG21 VII-A)")
+    sm.add_argument("--arrivals", choices=["poisson", "bernoulli"], default="poisson")
+    sm.add_argument("--traffic-scaling", type=real(0, low_open=True), default=1.0,
+                    help="--trace: arrival-rate multiplier 1/beta (PG21 VII-B)")
+    sm.add_argument("--slots", type=integer(1), default=100_000)
+    sm.add_argument("--warmup", type=integer(0),
+                    help="slots excluded from averages (default slots/5)")
+    sm.add_argument("--seed", type=integer(0), default=0, help="non-negative integer")
+    sm.add_argument("--J", type=integer(1), help="vqs, vqs-bf: universal partition depth")
+    sm.add_argument("--levels", type=integer(0), default=2,
+                    help="maxweight on a continuous law: quantile partition X^(levels)")
+    sm.add_argument("--max-memory", type=byte_size, metavar="BYTES",
+                    help=f"memory budget of the run, e.g. 16G (default "
+                         f"{budget_help('MEMORY_BUDGET')})")
+    sm.add_argument("--max-configurations", type=integer(1), metavar="N",
+                    help=f"maxweight: budget of configurations to enumerate "
+                         f"(default {budget_help('MAX_CONFIGURATIONS')})")
+    sm.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sm.set_defaults(func=run)
+
+
+def _simulation_input(args: argparse.Namespace) -> tuple[Any, float, dict[str, Any]]:
+    """The size distribution (in capacity units), the capacity, and a description."""
+    from theory.distributions import from_spec
+    from theory.numbers import to_number
+
+    if isinstance(args.capacity, tuple):
+        raise UsageError("--capacity: simulate is single-resource (PG21); give one number")
+    cap = to_number(args.capacity, name="--capacity") if args.capacity else 1
+    if not cap > 0:
+        raise UsageError(f"--capacity must be positive, got {args.capacity}")
+    try:
+        capf = float(cap)
+    except OverflowError:
+        raise UsageError(f"--capacity {args.capacity} is beyond the float range") from None
+    if args.sizes is not None:
+        dist = discrete_from_args(args)
+        if any(x > cap for x in dist.sizes):
+            raise UsageError(f"--sizes: a size exceeds the capacity {args.capacity or 1}")
+        return dist, capf, {"kind": "sizes", "distribution": repr(dist)}
+    if args.probs is not None or args.counts is not None:
+        raise UsageError("--probs and --counts go with --sizes")
+    if cap != 1:
+        raise UsageError("--dist gives sizes on (0, 1], so --capacity must be 1")
+    dist = from_spec(args.dist)
+    return dist, capf, {"kind": "dist", "spec": args.dist, "distribution": repr(dist)}
+
+
+def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str, Any]]:
+    import policies as P
+
+    if args.trace is not None:
+        if args.trace != "google2011":
+            raise UsageError("--trace supports google2011 (PG21 VII-B)")
+        if args.sizes or args.dist or args.workload or args.intensity:
+            raise UsageError("--trace brings its own sizes and arrivals; use --traffic-scaling")
+        w = P.google2011_workload(traffic_scaling=args.traffic_scaling)
+        info = {"kind": "trace", "trace": "google2011", "traffic_scaling": args.traffic_scaling,
+                "jobs": w.jobs}
+        return w, None, 1.0, min(args.slots, int(w.horizon)), info
+    if args.sizes is None and args.dist is None:
+        raise UsageError("give the sizes: --sizes (with --probs/--counts) or --dist")
+    if (args.workload is None) == (args.intensity is None):
+        raise UsageError("give exactly one of --workload RHO and --intensity ALPHA")
+    dist, cap, info = _simulation_input(args)
+    w = P.pg21_workload(
+        dist, servers=args.servers, slots=args.slots, capacity=cap,
+        mu=None if args.deterministic is not None else args.mu,
+        deterministic=args.deterministic, workload=args.workload, intensity=args.intensity,
+        arrivals=args.arrivals, seed=args.seed, **budgets(args, memory_budget="max_memory"))
+    return w, dist, cap, args.slots, info
+
+
+def run(args: argparse.Namespace) -> int:
+    import policies as P
+
+    if args.policy not in P.POLICIES:
+        raise UsageError(f"unknown policy {args.policy!r}; known: {', '.join(P.POLICIES)}")
+    if args.warmup is not None and args.warmup >= args.slots:
+        raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
+    w, dist, cap, slots, info = _workload(args)
+    policy = P.make_policy(args.policy, J=args.J, dist=dist, capacity=cap, levels=args.levels,
+                           **budgets(args, max_configurations="max_configurations"))
+    cluster = P.Cluster.identical(args.servers, cap)
+    with stdout_to_stderr(args.json):
+        res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup,
+                         **budgets(args, memory_budget="max_memory"))
+    out = res.summary()
+    rate = None if args.trace is not None else w.arrival_rate
+    mean_service = float(args.deterministic) if args.deterministic is not None else 1 / args.mu
+    out["input"] = dict(info, servers=args.servers, capacity=cap, seed=args.seed,
+                        arrival_rate=rate, mean_service=mean_service,
+                        workload=None if rate is None else rate * mean_service,
+                        intensity=args.intensity, service="geometric"
+                        if args.deterministic is None else "deterministic",
+                        arrivals=args.arrivals)
+    if args.json:
+        emit_json(out)
+    else:
+        _print(out, args.servers)
+    if not res.invariants_ok:
+        raise ComputationError("the run violated an invariant: "
+                               + "; ".join(res.invariants.violations if res.invariants else []))
+    return EXIT_OK
+
+
+def _print(out: dict[str, Any], servers: int) -> None:
+    st = out["stability"]
+    print(f"policy {out['policy']} on {servers} server(s), {out['slots']} slots, "
+          f"{out['jobs']} jobs ({out['seconds']:.3f} s)")
+    if st is None:
+        reason = out.get("verdict_reason") or "too few slots after warm-up to judge"
+        print(f"  verdict: {out['verdict']}  ({reason})")
+    else:
+        print(f"  verdict: {out['verdict']}  (relative drift "
+              f"{fmt(st['relative_drift'], 3)}, {int(100 * st['confidence'])}% CI "
+              f"[{fmt(st['relative_drift_ci'][0], 3)}, "
+              f"{fmt(st['relative_drift_ci'][1], 3)}], threshold {st['threshold']})")
+    print(f"  mean queue {out['mean_queue']:.4g} jobs, mean queued resource "
+          f"{out['mean_queued_resource']:.4g}, final queue {out['final_queue']}")
+    print(f"  mean occupancy {out['mean_occupancy']:.4f}, invariants "
+          f"{'ok' if out['invariants_ok'] else 'VIOLATED'}")
