@@ -8,13 +8,14 @@ from capacity._lp_highs import LPSolveError
 from capacity.certificate import CERT_RTOL, Certificate, certify
 from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
 from capacity.knapsack import KnapsackResult, knapsack_bb, knapsack_dp, max_weight_configuration
-from capacity.region import CapacityRegion
+from capacity.region import CapacityRegion, ServerClass
 from capacity.result import CapacityResult, MixtureTerm
 from capacity.supportable_workload import bin_packing_lp, rho_star
 
 __all__ = [
     "CERT_RTOL", "METHODS", "CapacityRegion", "CapacityResult", "Certificate",
-    "ConfigurationLP", "KnapsackResult", "LPSolveError", "MixtureTerm", "bin_packing_lp",
+    "ConfigurationLP", "KnapsackResult", "LPSolveError", "MixtureTerm", "ServerClass",
+    "bin_packing_lp",
     "certify", "knapsack_bb", "knapsack_dp", "max_weight_configuration", "rho_star",
     "solve_configuration_lp",
 ]

@@ -13,17 +13,83 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
-from typing import cast
 
 import numpy as np
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
-from theory.numbers import positive_int, to_numbers
+from theory.numbers import _short, as_list, positive_int, to_numbers
 
-__all__ = ["CapacityRegion"]
+__all__ = ["CapacityRegion", "ServerClass"]
+
+
+_SPELLINGS = ("ServerClass(capacity=(10, 10), count=1) for one two-resource server, or "
+              "ServerClass(capacity=10, count=10) for ten servers of capacity 10 in "
+              "every resource")
+
+
+def _is_seq(x: object) -> bool:
+    return isinstance(x, list | tuple) or (isinstance(x, np.ndarray) and x.ndim > 0)
+
+
+def _written(x: object) -> str:
+    return str(x) if isinstance(x, str | int | float | Fraction) else _short(x)
+
+
+@dataclass(frozen=True)
+class ServerClass:
+    """``count`` identical servers of capacity ``capacity`` (a scalar for one resource,
+    or one entry per resource), one class of PG18 eq. (2).
+
+    >>> ServerClass((10, 10)).count
+    1
+    """
+
+    capacity: object
+    count: int = 1
+
+    def __post_init__(self) -> None:
+        cap = self.capacity
+        if _is_seq(cap):
+            vals = list(cap)  # type: ignore[call-overload]
+            if not vals or any(_is_seq(v) for v in vals):
+                raise ValueError("ServerClass capacity must be a number or a flat list of "
+                                 f"numbers (one per resource), got {_short(cap)}")
+            object.__setattr__(self, "capacity", tuple(vals))
+        else:
+            vals = [cap]
+        for v, n in zip(vals, to_numbers(vals, name="ServerClass capacity"), strict=True):
+            if not n > 0:
+                raise ValueError(f"ServerClass capacity must be positive, got {_written(v)}")
+        object.__setattr__(self, "count", positive_int(self.count, name="ServerClass count"))
+
+
+def _server_class(s: object, D: int) -> ServerClass:
+    """One entry of ``servers``: a ServerClass, a bare capacity, or an unambiguous pair."""
+    if isinstance(s, ServerClass):
+        return s
+    if not _is_seq(s):
+        return ServerClass(s)
+    items = list(s)  # type: ignore[call-overload]
+    flat = not any(_is_seq(v) for v in items)
+    if flat and len(items) == D and D != 2:
+        return ServerClass(tuple(items))
+    if len(items) == 2 and (_is_seq(items[0]) or D != 2) and not _is_seq(items[1]):
+        cap, n = items
+        if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer):
+            raise ValueError(f"server entry {_short(s)}: read as a (capacity, count) pair, "
+                             f"but the count {_written(n)} is not a positive integer; write "
+                             f"ServerClass(capacity=..., count=...)")
+        return ServerClass(cap, int(n))
+    if flat and len(items) == 2 and D == 2:
+        raise ValueError(f"server entry {_short(s)} is ambiguous for two resources: write "
+                         + _SPELLINGS)
+    raise ValueError(f"server entry {_short(s)} is neither a capacity with {D} "
+                     f"resource{'s' if D > 1 else ''} nor a (capacity, count) pair; write "
+                     f"ServerClass(capacity=..., count=...)")
 
 
 class CapacityRegion:
@@ -32,33 +98,32 @@ class CapacityRegion:
     Parameters
     ----------
     sizes : demand vector s_j of every job type (scalars for one resource).
-    servers : either a list of capacity vectors (one per server) or a list of
-        ``(capacity, count)`` pairs.
+    servers : a list of :class:`ServerClass` entries, of bare capacities (one server
+        each: a scalar, or one entry per resource), or of unambiguous
+        ``(capacity, count)`` pairs: ``(10, 10)`` for one resource is 10 servers of
+        capacity 10, ``((10, 10), 3)`` for two resources is three servers (10, 10).
+        A flat pair of two numbers for two resources is refused as ambiguous.
 
     Examples
     --------
-    >>> R = CapacityRegion([2, 5], [(10, 10)])      # PG18 Sec. III example
+    >>> R = CapacityRegion([2, 5], [ServerClass(capacity=10, count=10)])  # PG18 Sec. III
     >>> R.contains([20.8, 10.4])
     True
+    >>> CapacityRegion([(2, 3), (5, 1)], [ServerClass((10, 10))]).servers
+    1
     """
 
     def __init__(self, sizes: Sequence[object], servers: Sequence[object]):
-        self.sizes = as_size_matrix(sizes)
+        self.sizes = as_size_matrix(as_list(sizes, name="sizes", example="[2, 5]"))
         D = len(self.sizes[0])
-        if len(servers) == 0:
+        entries = as_list(servers, name="servers", example="[ServerClass(capacity=10, count=10)]",
+                          of="server classes")
+        if len(entries) == 0:
             raise ValueError("a region needs at least one server")
-        pairs: list[tuple[tuple, int]] = []
-        if all(isinstance(s, tuple) and len(s) == 2 and isinstance(s[1], int | np.integer)
-               and not isinstance(s[1], bool) for s in servers):
-            # checked just above: every entry is a (capacity, count) pair
-            counted = cast("Sequence[tuple[object, int | np.integer]]", servers)
-            pairs = [(tuple(as_capacity(c, D)), int(n)) for c, n in counted]
-        else:
-            cnt = Counter(tuple(as_capacity(s, D)) for s in servers)
-            pairs = list(cnt.items())
         merged: Counter = Counter()
-        for cap, n in pairs:
-            merged[cap] += positive_int(n, name="server count")
+        for s in entries:
+            sc = _server_class(s, D)
+            merged[tuple(as_capacity(sc.capacity, D))] += sc.count
         self.classes = [(list(c), n) for c, n in merged.items()]
 
     @property
