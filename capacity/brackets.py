@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
-from capacity.result import CapacityResult
+from capacity.result import CapacityResult, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, positive_int
@@ -46,7 +46,8 @@ class Bracket:
 
     @property
     def upper_from(self) -> str:
-        return "lower-rounded LP" if self.hi == self.upper.upper else "PG21 Lemma 2"
+        capped = lemma2_cap(self.lo, self.upper.upper, self.lemma2)[1]
+        return "PG21 Lemma 2" if capped else "lower-rounded LP"
 
     @property
     def lo(self) -> Number:
@@ -56,9 +57,7 @@ class Bracket:
     @property
     def hi(self) -> Number:
         """Certified upper bound on rho*: the lower-rounded LP, or Lemma 2 if smaller."""
-        if self.lemma2 is not None and self.lemma2 < self.upper.upper:
-            return self.lemma2
-        return self.upper.upper
+        return lemma2_cap(self.lo, self.upper.upper, self.lemma2)[0]
 
     @property
     def gap(self) -> float:

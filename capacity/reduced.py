@@ -19,7 +19,9 @@ import numpy as np
 
 from capacity._lp_highs import MasterLP
 from capacity.brackets import quantile_brackets
+from capacity.result import lemma2_cap
 from capacity.supportable_workload import rho_star
+from theory.bounds import mean_size_bound
 from theory.configurations import reduced_configurations
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, positive_int
@@ -41,6 +43,7 @@ class VQSCapacity:
     mixture: list[tuple[str, float]]  # (label of the K_RED configuration, weight)
     rho_star_lower: float
     rho_star_upper: float
+    upper_from: str = "LP dual"  # or "Lemma 2" (rho_VQS <= rho* <= L / R-bar)
 
     @property
     def ratio_bounds(self) -> tuple[float, float]:
@@ -57,6 +60,7 @@ class VQSCapacity:
             "J": self.J,
             "servers": self.servers,
             "rho_vqs_bounds": [float(self.lower), float(self.upper)],
+            "upper_from": self.upper_from,
             "rho_star_bounds": [self.rho_star_lower, self.rho_star_upper],
             "ratio": self.ratio,
             "ratio_bounds": list(self.ratio_bounds),
@@ -106,10 +110,12 @@ def rho_vqs(
     I = universal_partition(J)
     P = type_probabilities(dist, I)
     value, lower, upper, mixture = _vqs_lp(P, J, servers)
+    upper, capped = lemma2_cap(lower, upper, mean_size_bound(servers, dist))
     if isinstance(dist, Discrete):
         rs = rho_star(dist, servers=servers)
         lo, hi = float(rs.lower), float(rs.upper)
     else:
         br = quantile_brackets(dist, levels, servers=servers, rtol=rtol)[-1]
         lo, hi = float(br.lo), float(br.hi)
-    return VQSCapacity(J, servers, value, lower, upper, P, mixture, lo, hi)
+    return VQSCapacity(J, servers, value, lower, upper, P, mixture, lo, hi,
+                       "Lemma 2" if capped else "LP dual")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -10,7 +10,7 @@ import numpy as np
 
 from theory.numbers import Number
 
-__all__ = ["MixtureTerm", "CapacityResult", "jsonable"]
+__all__ = ["MixtureTerm", "CapacityResult", "jsonable", "lemma2_cap", "cap_by_lemma2"]
 
 
 def jsonable(x: Any) -> Any:
@@ -118,3 +118,20 @@ class CapacityResult:
         }
         out.update(jsonable(self.extra))
         return out
+
+
+def lemma2_cap(lower: Number, upper: Number, bound: Number | None) -> tuple[Number, bool]:
+    """The upper end ``min(upper, bound)`` with ``bound`` = L C / R-bar (PG21 Lemma 2),
+    and whether Lemma 2 was the smaller (never below the proven ``lower``)."""
+    if bound is not None and lower <= bound < upper:
+        return bound, True
+    return upper, False
+
+
+def cap_by_lemma2(res: CapacityResult, bound: Number) -> CapacityResult:
+    """``res`` with its upper end capped by Lemma 2; ``extra`` records ``lemma2_bound``
+    and ``upper_from`` (``"Lemma 2"`` or ``"LP dual"``)."""
+    upper, capped = lemma2_cap(res.lower, res.upper, bound)
+    extra = {**res.extra, "lemma2_bound": bound,
+             "upper_from": "Lemma 2" if capped else "LP dual"}
+    return replace(res, upper=upper, extra=extra)

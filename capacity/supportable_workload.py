@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
-from capacity.result import CapacityResult
+from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bounds import mean_size_bound
 from theory.distributions import Discrete
 from theory.numbers import positive_int
@@ -49,7 +49,8 @@ def rho_star(
     -------
     CapacityResult with ``value`` = rho*, the optimal ``mixture`` of configurations,
     the ``dual`` prices (no feasible configuration prices above 1) and the certified
-    interval ``lower <= rho* <= upper``.
+    interval ``lower <= rho* <= upper``; ``upper`` is capped by PG21 Lemma 2
+    (``extra["lemma2_bound"]``, ``extra["upper_from"]``).
 
     Examples
     --------
@@ -65,9 +66,8 @@ def rho_star(
         dist = Discrete(list(sizes), None if probs is None else list(probs))
     lp = ConfigurationLP.build(dist.sizes, dist.probs, [(capacity, L)])
     res = solve_configuration_lp(lp, method=method, certify_result=certify)
-    bound = mean_size_bound(L, dist, capacity if dist.dim == 1 else lp.caps[0])
-    res.extra["lemma2_bound"] = bound
-    return res
+    bound = mean_size_bound(L, dist, lp.caps[0][0] if dist.dim == 1 else lp.caps[0])
+    return cap_by_lemma2(res, bound)
 
 
 def bin_packing_lp(weights: Sequence[object], capacity: object, *,

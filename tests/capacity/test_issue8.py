@@ -41,3 +41,38 @@ def test_server_class_validates(args, word):
 def test_bad_server_entries(servers, word):
     with pytest.raises(ValueError, match=word):
         CapacityRegion([2, 5], servers)
+
+
+# -- 2. Lemma 2 caps every reported upper end ---------------------------------------
+
+def test_cap_by_lemma2_is_recorded_and_exact():
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from capacity import rho_star
+    from capacity.result import cap_by_lemma2
+
+    res = rho_star(["0.4", "0.6"])
+    assert res.extra["lemma2_bound"] == 2 and res.extra["upper_from"] == "LP dual"
+    loose = replace(res, lower=Fraction(1), upper=Fraction(5))
+    capped = cap_by_lemma2(loose, Fraction(2))
+    assert capped.upper == Fraction(2) and isinstance(capped.upper, Fraction)
+    assert capped.extra["upper_from"] == "Lemma 2"
+    assert cap_by_lemma2(loose, Fraction(1, 2)).upper == 5  # never below the lower end
+
+
+def test_every_interval_is_within_lemma2():
+    import random
+
+    from capacity import bin_packing_lp, rho_star
+    from capacity.reduced import rho_vqs
+    from theory import Discrete
+
+    rng = random.Random(3)
+    sizes = [rng.uniform(0.3, 0.7) for _ in range(40)]
+    res = rho_star(sizes, servers=2)
+    assert res.upper <= res.extra["lemma2_bound"]
+    bp = bin_packing_lp(sizes, 1)
+    assert bp.upper <= bp.extra["lemma2_bound"] and "upper_from" in bp.extra
+    v = rho_vqs(Discrete(["0.4", "0.6"]), 3)
+    assert v.upper <= 2 and v.upper_from in ("Lemma 2", "LP dual")
