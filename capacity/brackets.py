@@ -19,15 +19,17 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+import numpy as np
+
+from capacity.configuration_lp import ConfigurationLP, _num, solve_configuration_lp
 from capacity.result import CapacityResult, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number, positive_int
+from theory.numbers import Number, _short, positive_int
 from theory.partitions import Partition, quantile_partition, type_probabilities
 
-__all__ = ["Bracket", "rounded_rho_star", "partition_bracket", "quantile_brackets",
-           "grid_bracket"]
+__all__ = ["Bracket", "require_distribution", "rounded_rho_star", "partition_bracket",
+           "quantile_brackets", "grid_bracket"]
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,23 @@ class Bracket:
         }
 
 
+def require_distribution(dist: object, name: str = "dist", *,
+                         discrete: bool = False) -> SizeDistribution:
+    """``dist`` if it is a size distribution (a :class:`Discrete` when ``discrete``),
+    else ``TypeError`` saying how to write one."""
+    want = Discrete if discrete else SizeDistribution
+    if isinstance(dist, want):
+        return dist
+    kind = "a Discrete distribution" if discrete else "a size distribution"
+    if isinstance(dist, list | tuple | np.ndarray):
+        got = f"a {type(dist).__name__} of numbers"
+        write = f"Discrete({_short(list(dist))})"
+    else:
+        got, write = f"{_short(dist)} ({type(dist).__name__})", "Discrete([0.4, 0.6])"
+    raise TypeError(f"{name} must be {kind}, got {got}; pass {write}"
+                    + ("" if discrete else " or Uniform(\"0.1\", \"0.9\")"))
+
+
 def rounded_rho_star(
     dist: SizeDistribution,
     partition: Partition,
@@ -95,6 +114,9 @@ def rounded_rho_star(
     if rounding not in ("up", "down"):
         raise ValueError("rounding must be 'up' or 'down'")
     positive_int(servers, name="servers")
+    require_distribution(dist)
+    if not isinstance(partition, Partition):
+        raise TypeError(f"partition must be a Partition, got {type(partition).__name__}")
     probs = type_probabilities(dist, partition)
     sizes = partition.upper_sizes if rounding == "up" else partition.lower_sizes
     merged: dict[Number, Number] = {}
@@ -133,6 +155,7 @@ def quantile_brackets(
 
     Stops early once a bracket's relative gap is at most ``rtol`` (if given).
     """
+    require_distribution(dist)
     if not isinstance(levels, int) or levels < start:
         raise ValueError(f"levels must be an integer >= start ({start}), got {levels!r}")
     out = []
@@ -157,6 +180,7 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
     """
     g = positive_int(grid, name="grid")
     positive_int(servers, name="servers")
+    require_distribution(dist, discrete=True)
     sizes = dist.sizes if dist.dim > 1 else [(s,) for s in dist.sizes]
     sides = []
     for up in (True, False):
@@ -165,6 +189,11 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
             r = tuple(_round_to_grid(v, g, up) for v in s)
             if any(v > 0 for v in r):
                 merged[r] = merged.get(r, 0) + p
+        if not merged:
+            big = max(max(s) for s in sizes)
+            raise ValueError(f"grid 1/{g} is too coarse for these sizes: every size rounds "
+                             f"down to 0 (the largest is {_num(big)}); use grid >= "
+                             f"{math.ceil(1 / Fraction(big))}")
         keys = sorted(merged)
         lp = ConfigurationLP.build([list(k) for k in keys], [merged[k] for k in keys],
                                    [(1, servers)])

@@ -27,7 +27,14 @@ from capacity.certificate import certify, exact_optimum
 from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_dp2, knapsack_exact
 from capacity.result import CapacityResult, MixtureTerm
 from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
-from theory.numbers import FEASIBILITY_RTOL, Number, fits, positive_int, to_numbers
+from theory.numbers import (
+    FEASIBILITY_RTOL,
+    Number,
+    fits,
+    positive_int,
+    to_float_checked,
+    to_numbers,
+)
 
 __all__ = ["ConfigurationLP", "METHODS", "solve_configuration_lp"]
 
@@ -37,6 +44,9 @@ METHODS = ("auto", "enumerate", "column-generation")
 #: integer arithmetic; beyond it pricing uses floats with the feasibility tolerance.
 _EXACT_FLOAT_LIMIT = 2**50
 _INT64_LIMIT = 2**62
+#: Most jobs of one type a server may hold: configuration counts, knapsacks and the
+#: float LP stay accurate up to here (a size of 1e-15 breaks them).
+MAX_JOBS_PER_SERVER = 2**36
 
 
 @dataclass
@@ -75,11 +85,12 @@ class ConfigurationLP:
             raise ValueError("demand (probabilities / workloads) must be non-negative")
         if not any(v > 0 for v in dem):
             raise ValueError("demand is zero for every type")
+        _check_jobs_per_server(rows, caps)
         exact = all(isinstance(v, Fraction) for r in rows for v in r) and all(
             isinstance(v, Fraction) for c in caps for v in c)
         if not exact:
-            rows = [[float(v) for v in r] for r in rows]
-            caps = [[float(v) for v in c] for c in caps]
+            rows = [[to_float_checked(v, "size") for v in r] for r in rows]
+            caps = [[to_float_checked(v, "capacity") for v in c] for c in caps]
         for j, r in enumerate(rows):
             if dem[j] > 0 and not any(all(fits(r[d], c[d]) for d in range(D)) for c in caps):
                 raise ValueError(
@@ -147,8 +158,36 @@ class ConfigurationLP:
                          for c in self.caps])
 
 
+def _check_jobs_per_server(rows: list[list[Number]], caps: list[list[Number]]) -> None:
+    """Refuse types of which one server would hold more than MAX_JOBS_PER_SERVER jobs."""
+    for cap in caps:
+        for r in rows:
+            q = min((Fraction(cap[d]) / Fraction(r[d]) for d in range(len(r)) if r[d] > 0),
+                    default=Fraction(0))
+            if q > MAX_JOBS_PER_SERVER:
+                raise ValueError(
+                    f"a server of capacity {_fmt(cap)} would hold about {_big(q)} jobs "
+                    f"of size {_fmt(r)}; the configuration LPs handle at most 2^36 "
+                    f"(about {MAX_JOBS_PER_SERVER:.3g}) jobs of one type per server "
+                    "(measure sizes and capacity in a larger unit)")
+
+
+def _big(q: Fraction) -> str:
+    n = int(q)
+    return f"{float(q):.3g}" if n < 10**300 else f"10^{len(str(n)) - 1}"
+
+
+def _num(x: Number) -> str:
+    if isinstance(x, Fraction) and x.denominator != 1:
+        f = float(x)
+        return repr(f) if Fraction(f) == x else f"{f:.6g}"
+    if isinstance(x, Fraction) and abs(x.numerator) >= 10**15:
+        return _big(x) if abs(x) >= 10**300 else f"{float(x):.6g}"
+    return str(x)
+
+
 def _fmt(v: Sequence[Number]) -> str:
-    s = ", ".join(str(x) for x in v)
+    s = ", ".join(_num(x) for x in v)
     return s if len(v) == 1 else f"({s})"
 
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 
 from capacity._lp_highs import MasterLP
-from capacity.brackets import quantile_brackets
+from capacity.brackets import quantile_brackets, require_distribution
 from capacity.result import lemma2_cap
 from capacity.supportable_workload import rho_star
 from theory.bounds import mean_size_bound
@@ -107,6 +107,8 @@ def rho_vqs(
     quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise.
     """
     positive_int(servers, name="servers")
+    require_distribution(dist)
+    reduced_configurations(J)  # validates J (1 < J <= MAX_J) before any work
     I = universal_partition(J)
     P = type_probabilities(dist, I)
     value, lower, upper, mixture = _vqs_lp(P, J, servers)

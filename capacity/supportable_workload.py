@@ -19,8 +19,8 @@ from fractions import Fraction
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bounds import mean_size_bound
-from theory.distributions import Discrete
-from theory.numbers import positive_int
+from theory.distributions import Discrete, SizeDistribution
+from theory.numbers import as_list, positive_int, to_number, to_numbers
 
 __all__ = ["rho_star", "bin_packing_lp"]
 
@@ -62,8 +62,12 @@ def rho_star(
         if probs is not None:
             raise ValueError("give probabilities either in the distribution or in probs")
         dist = sizes
+    elif isinstance(sizes, SizeDistribution):
+        raise TypeError(f"rho_star needs finitely many job types: a Discrete, got "
+                        f"{type(sizes).__name__} (use capacity.brackets.quantile_brackets)")
     else:
-        dist = Discrete(list(sizes), None if probs is None else list(probs))
+        dist = Discrete(as_list(sizes, name="sizes"),
+                        None if probs is None else as_list(probs, name="probs"))
     lp = ConfigurationLP.build(dist.sizes, dist.probs, [(capacity, L)])
     res = solve_configuration_lp(lp, method=method, certify_result=certify)
     bound = mean_size_bound(L, dist, lp.caps[0][0] if dist.dim == 1 else lp.caps[0])
@@ -79,24 +83,25 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     ``z_lp_bounds``, ``items``, ``distinct_weights``, the continuous bound
     ``l1 = ceil(sum w / C)`` and ``lp_bins = ceil(z_lp)`` (a lower bound on the optimum).
     """
-    if len(weights) == 0:
+    ws = to_numbers(weights, name="weights")
+    if len(ws) == 0:
         raise ValueError("a bin-packing instance needs at least one item")
-    counts = Counter(weights)
+    cap = to_number(capacity, name="capacity")
+    counts = Counter(ws)
     sizes = list(counts)
-    n = len(weights)
+    n = len(ws)
     res = rho_star(sizes, [Fraction(counts[s], n) for s in sizes], capacity=capacity,
                    method=method)
     z = n / res.value
     lo = n / res.upper if float(res.upper) > 0 else math.inf
     hi = n / res.lower if float(res.lower) > 0 else math.inf
-    total = sum(Fraction(str(w)) if isinstance(w, str) else w for w in weights)  # type: ignore[misc]
-    cap = Fraction(str(capacity)) if isinstance(capacity, str) else capacity
+    total = sum(Fraction(w) for w in ws)
     res.extra.update({
         "z_lp": z,
         "z_lp_bounds": [lo, hi],
         "items": n,
         "distinct_weights": len(sizes),
-        "l1": math.ceil(total / cap),  # type: ignore[operator]
+        "l1": math.ceil(total / Fraction(cap)),
         "lp_bins": math.ceil(float(lo) - 1e-9),
     })
     return res

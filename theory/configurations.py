@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from theory.numbers import Number, fits, to_numbers
+from theory.numbers import Number, _short, fits, to_numbers
 
 __all__ = [
     "as_size_matrix",
@@ -22,6 +22,7 @@ __all__ = [
     "is_feasible",
     "feasible_configurations",
     "maximal_configurations",
+    "MAX_J",
     "ReducedSet",
     "reduced_configurations",
 ]
@@ -51,15 +52,24 @@ def as_size_matrix(sizes: Sequence[object]) -> list[list[Number]]:
 
 def as_capacity(capacity: object, dim: int) -> list[Number]:
     """Capacity as a vector of length ``dim`` (a scalar is repeated)."""
-    if isinstance(capacity, list | tuple | np.ndarray):
-        cap = to_numbers(list(capacity), name="capacity")
-    else:
-        cap = to_numbers([capacity] * dim, name="capacity")
+    given = list(capacity) if isinstance(capacity, list | tuple | np.ndarray) else [capacity]
+    if any(isinstance(c, list | tuple | np.ndarray) for c in given):
+        raise ValueError(f"capacity must be a number or a flat list of numbers, got "
+                         f"{_short(capacity)}")
+    cap = to_numbers(given, name="capacity")
+    for c, g in zip(cap, given, strict=True):
+        if not c > 0:
+            raise ValueError(f"capacity must be positive, got {_written(g)}")
+    if len(cap) == 1 and not isinstance(capacity, list | tuple | np.ndarray):
+        cap = cap * dim
     if len(cap) != dim:
         raise ValueError(f"capacity has {len(cap)} resources, sizes have {dim}")
-    if any(not c > 0 for c in cap):
-        raise ValueError(f"capacities must be positive, got {cap}")
     return cap
+
+
+def _written(x: object) -> str:
+    """A number as the user wrote it (text as is, never ``Fraction(0, 1)``)."""
+    return str(x) if isinstance(x, str | int | float | Fraction | np.number) else _short(x)
 
 
 def _load(k: Sequence[int], rows: list[list[Number]], d: int) -> Number:
@@ -133,6 +143,10 @@ def maximal_configurations(sizes: Sequence[object], capacity: object = 1) -> np.
     return feasible_configurations(sizes, capacity, maximal=True)
 
 
+#: Largest J of K_RED^(J): its configurations hold up to 2^(J-1) jobs of one VQ.
+MAX_J = 50
+
+
 @dataclass(frozen=True)
 class ReducedSet:
     """K_RED^(J) of PG21 Def. 6: 4J - 4 configurations over the 2J VQs of partition I."""
@@ -153,8 +167,12 @@ def reduced_configurations(J: int) -> ReducedSet:
         e_1 + \\lfloor 2^m/3 \\rfloor e_{2m}\\ (m=2..J-1),\\quad
         e_1 + 2^{m-1} e_{2m+1}\\ (m=1..J-1).
     """
-    if not isinstance(J, int) or J < 2:
-        raise ValueError(f"K_RED needs an integer J > 1, got {J!r}")
+    if isinstance(J, bool) or not isinstance(J, int) or J < 2:
+        raise ValueError(f"K_RED needs an integer J > 1, got {_short(J)}")
+    if J > MAX_J:
+        raise ValueError(f"K_RED^(J) with J = {J} puts 2^{J - 1} jobs in one server; J is "
+                         f"at most {MAX_J} (2^{MAX_J - 1} jobs, the largest count the "
+                         "float LP represents exactly)")
     rows: list[np.ndarray] = []
     labels: list[str] = []
 

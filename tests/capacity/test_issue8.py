@@ -76,3 +76,57 @@ def test_every_interval_is_within_lemma2():
     assert bp.upper <= bp.extra["lemma2_bound"] and "upper_from" in bp.extra
     v = rho_vqs(Discrete(["0.4", "0.6"]), 3)
     assert v.upper <= 2 and v.upper_from in ("Lemma 2", "LP dual")
+
+
+# -- 3. numbers that overflow, wrong containers ---------------------------------------
+
+def _vqs63():
+    from capacity.reduced import rho_vqs
+    from theory import Discrete
+    return rho_vqs(Discrete(["0.4", "0.6"]), J=63)
+
+
+def _call(name):
+    from capacity import bin_packing_lp, rho_star
+    from capacity.brackets import grid_bracket, quantile_brackets
+    from theory import Discrete
+    return {
+        "vqs63": _vqs63,
+        "tiny": lambda: rho_star([1e-30, 0.5]),
+        "tiny-exact": lambda: rho_star(["1e-30", "0.5"]),
+        "cap-1e400": lambda: rho_star(["0.4"], capacity="1e400"),
+        "cap-10**400": lambda: rho_star(["0.4"], capacity=10**400),
+        "bp-10**300": lambda: bin_packing_lp([3, 5, 7], 10**300),
+        "cap0": lambda: rho_star(["0.4"], capacity=0),
+        "bare-str": lambda: rho_star("0.4"),
+        "bp-bare-str": lambda: bin_packing_lp("0.4", 1),
+        "grid1": lambda: grid_bracket(Discrete(["0.4", "0.6"]), 1),
+        "probs-str": lambda: rho_star(["0.4", "0.6"], "0.5"),
+        "qb-list": lambda: quantile_brackets([0.4, 0.6], 2),
+        "grid-list": lambda: grid_bracket([0.4, 0.6], 2),
+    }[name]()
+
+
+@pytest.mark.parametrize("name, exc, pattern", [
+    ("vqs63", ValueError, r"J = 63 puts 2\^62 jobs.*at most 50"),
+    ("tiny", ValueError, r"would hold about 1e\+30 jobs of size 1e-30.*at most 2\^36"),
+    ("tiny-exact", ValueError, r"about 1e\+30 jobs of size 1e-30"),
+    ("cap-1e400", ValueError, "capacity: '1e400' is too large"),
+    ("cap-10**400", ValueError, r"capacity 10\^400 would hold"),
+    ("bp-10**300", ValueError, r"capacity 10\^300 would hold"),
+    ("cap0", ValueError, r"^capacity must be positive, got 0$"),
+    ("bare-str", ValueError, r"write \['0.4'\]"),
+    ("bp-bare-str", ValueError, r"weights must be a list.*write \['0.4'\]"),
+    ("grid1", ValueError, "too coarse.*grid >= 2"),
+    ("probs-str", ValueError, "probs must be a list"),
+    ("qb-list", TypeError, r"pass Discrete\(\[0.4, 0.6\]\)"),
+    ("grid-list", TypeError, r"Discrete distribution.*pass Discrete"),
+])
+def test_overflow_and_wrong_containers(name, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        _call(name)
+
+
+def test_small_sizes_within_the_limit_still_solve():
+    from capacity import rho_star
+    assert abs(rho_star([1e-9, 0.5, 0.3]).value - 3.6) < 1e-9
