@@ -97,9 +97,24 @@ class SimulationResult:
         )
 
     @property
+    def verdict_reason(self) -> str | None:
+        """Why the run is no evidence either way (the verdict is then ``inconclusive``).
+
+        A queue that stays empty because nothing arrived says nothing about stability.
+        """
+        judged = self.slots - self.warmup
+        if judged < MIN_JUDGED_SLOTS:
+            return (f"only {max(judged, 0)} slot(s) after the warm-up of {self.warmup}; "
+                    f"at least {MIN_JUDGED_SLOTS} are judged")
+        if not np.any((self.arrival >= self.warmup) & (self.arrival < self.slots)):
+            return (f"no job arrived in the {judged} slots after the warm-up: no evidence "
+                    "either way (raise the arrival rate or the horizon)")
+        return None
+
+    @property
     def verdict(self) -> str:
         st = self.stability
-        return "inconclusive" if st is None else st.verdict
+        return "inconclusive" if st is None or self.verdict_reason else st.verdict
 
     def summary(self) -> dict[str, Any]:
         """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
@@ -107,6 +122,7 @@ class SimulationResult:
         return {
             "policy": self.policy,
             "verdict": self.verdict,
+            "verdict_reason": self.verdict_reason,
             "mean_queue": self.mean_queue,
             "mean_queued_resource": self.mean_queued_resource,
             "final_queue": self.final_queue,

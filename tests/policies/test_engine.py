@@ -430,9 +430,11 @@ def test_short_runs_are_inconclusive():
 
 
 def test_min_judged_window_boundary():
-    w = jobs([0, 3], [0.5, 0.5], [2, 2], 100)
+    w = jobs([0, 13], [0.5, 0.5], [2, 2], 100)
     r = simulate(BFJS(), w, ONE, slots=50, warmup=50 - MIN_JUDGED_SLOTS)
     assert r.stability is not None and r.verdict == "stable"  # queue empty after warm-up
+    w = jobs([0, 3], [0.5, 0.5], [2, 2], 100)  # nothing arrives after the warm-up
+    assert simulate(BFJS(), w, ONE, slots=50, warmup=10).verdict == "inconclusive"
     r = simulate(BFJS(), w, ONE, slots=50, warmup=50 - MIN_JUDGED_SLOTS + 1)
     assert r.stability is None and r.verdict == "inconclusive"
     r = simulate(Idle(), w, ONE, slots=50, warmup=0)
