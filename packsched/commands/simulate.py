@@ -171,9 +171,8 @@ def _print(out: dict[str, Any], servers: int) -> None:
     st = out["stability"]
     print(f"policy {out['policy']} on {servers} server(s), {out['slots']} slots, "
           f"{out['jobs']} jobs ({out['seconds']:.3f} s)")
-    if st is None:
-        reason = out.get("verdict_reason") or "too few slots after warm-up to judge"
-        print(f"  verdict: {out['verdict']}  ({reason})")
+    if out["verdict_reason"] or st is None:
+        print(f"  verdict: {out['verdict']}  ({out['verdict_reason']})")
     else:
         print(f"  verdict: {out['verdict']}  (relative drift "
               f"{fmt(st['relative_drift'], 3)}, {int(100 * st['confidence'])}% CI "
