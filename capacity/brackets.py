@@ -24,9 +24,11 @@ import numpy as np
 from capacity.configuration_lp import ConfigurationLP, _num, solve_configuration_lp
 from capacity.result import CapacityResult, lemma2_cap
 from theory.bounds import mean_size_bound
+from theory.budgets import MAX_LP_TYPES, check_budget
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number, _short, positive_int
+from theory.numbers import Number, _short, positive_int, to_float_checked
 from theory.partitions import Partition, quantile_partition, type_probabilities
+from theory.progress import Progress
 
 __all__ = ["Bracket", "require_distribution", "rounded_rho_star", "partition_bracket",
            "quantile_brackets", "grid_bracket"]
@@ -109,6 +111,7 @@ def rounded_rho_star(
     *,
     servers: int = 1,
     method: str = "auto",
+    max_types: int = MAX_LP_TYPES,
 ) -> CapacityResult:
     """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4)."""
     if rounding not in ("up", "down"):
@@ -127,17 +130,19 @@ def rounded_rho_star(
         raise ValueError("every type rounds to size 0: rho* is unbounded for this partition")
     keys = sorted(merged)
     lp = ConfigurationLP.build(keys, [merged[k] for k in keys], [(1, servers)])
-    return solve_configuration_lp(lp, method=method)
+    return solve_configuration_lp(lp, method=method, max_types=max_types)
 
 
 def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: int = 1,
-                      method: str = "auto") -> Bracket:
+                      method: str = "auto", max_types: int = MAX_LP_TYPES) -> Bracket:
     """Both sides of PG21 Thm. 1 for one partition (the upper end is also capped by
     Lemma 2, rho* <= L / R-bar, which is exact for distributions that pack perfectly)."""
     return Bracket(
         partition,
-        rounded_rho_star(dist, partition, "up", servers=servers, method=method),
-        rounded_rho_star(dist, partition, "down", servers=servers, method=method),
+        rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                         max_types=max_types),
+        rounded_rho_star(dist, partition, "down", servers=servers, method=method,
+                         max_types=max_types),
         mean_size_bound(servers, dist),
     )
 
@@ -150,25 +155,44 @@ def quantile_brackets(
     tight: bool = True,
     start: int = 0,
     rtol: float | None = None,
+    max_types: int = MAX_LP_TYPES,
 ) -> list[Bracket]:
     """Brackets over the quantile partitions X^(start), ..., X^(levels) (PG21 VIII-A).
 
-    Stops early once a bracket's relative gap is at most ``rtol`` (if given).
+    Stops early once a bracket's relative gap is at most ``rtol`` (if given). X^(n) has
+    2^(n+1) cells, each a job type of the level's LPs: a ``levels`` whose partition has
+    more than ``max_types`` cells is refused before any work.
     """
     require_distribution(dist)
-    if not isinstance(levels, int) or levels < start:
+    for name, v in (("start", start), ("levels", levels)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {_short(v)}")
+    if levels < start:
         raise ValueError(f"levels must be an integer >= start ({start}), got {levels!r}")
+    positive_int(servers, name="servers")
+    budget = positive_int(max_types, name="max_types")
+    if rtol is not None:
+        tol = to_float_checked(rtol, "rtol")
+        if tol < 0:
+            raise ValueError(f"rtol must be non-negative, got {rtol}")
+    cells = 2 ** (levels + 1) if levels < 1100 else math.inf
+    check_budget(cells, budget, what=f"the quantile partition X^({levels})",
+                 option="max_types", unit="cells",
+                 hint=f"levels <= {max(0, budget.bit_length() - 2)} stays within it")
     out = []
-    for n in range(start, levels + 1):
-        b = partition_bracket(dist, quantile_partition(dist, n, tight=tight), servers=servers)
-        out.append(b)
-        if rtol is not None and b.gap <= rtol:
-            break
+    with Progress("quantile brackets", total=levels - start + 1, unit="levels") as prog:
+        for i, n in enumerate(range(start, levels + 1)):
+            b = partition_bracket(dist, quantile_partition(dist, n, tight=tight),
+                                  servers=servers, max_types=budget)
+            out.append(b)
+            prog.update(i + 1, note=f"X^({n}): [{float(b.lo):.6g}, {float(b.hi):.6g}]")
+            if rtol is not None and b.gap <= rtol:
+                break
     return out
 
 
 def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
-                 method: str = "auto") -> Bracket:
+                 method: str = "auto", max_types: int = MAX_LP_TYPES) -> Bracket:
     """rho* of a finite-type distribution bracketed on a grid of ``1/grid`` (capacity 1).
 
     Every size (every resource of a vector size) is rounded up, resp. down, to a
@@ -176,11 +200,13 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
     side a valid bound (rounding up only removes configurations, rounding down only adds
     them). Many types merge, and pricing becomes an exact dynamic program over the grid,
     so the two LPs are fast even for a trace with hundreds of distinct sizes. The upper
-    end is also capped by Lemma 2 (in every resource).
+    end is also capped by Lemma 2 (in every resource). A side with more than
+    ``max_types`` distinct rounded sizes is refused before its LP is built.
     """
     g = positive_int(grid, name="grid")
     positive_int(servers, name="servers")
     require_distribution(dist, discrete=True)
+    budget = positive_int(max_types, name="max_types")
     sizes = dist.sizes if dist.dim > 1 else [(s,) for s in dist.sizes]
     sides = []
     for up in (True, False):
@@ -194,10 +220,13 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
             raise ValueError(f"grid 1/{g} is too coarse for these sizes: every size rounds "
                              f"down to 0 (the largest is {_num(big)}); use grid >= "
                              f"{math.ceil(1 / Fraction(big))}")
+        check_budget(len(merged), budget, what=f"the grid 1/{g} bracket (sizes rounded "
+                     f"{'up' if up else 'down'})", option="max_types", unit="types",
+                     hint="a coarser grid merges more sizes")
         keys = sorted(merged)
         lp = ConfigurationLP.build([list(k) for k in keys], [merged[k] for k in keys],
                                    [(1, servers)])
-        sides.append(solve_configuration_lp(lp, method=method))
+        sides.append(solve_configuration_lp(lp, method=method, max_types=budget))
     return Bracket(f"grid(1/{g})", sides[0], sides[1],
                    mean_size_bound(servers, dist, [1] * dist.dim if dist.dim > 1 else 1))
 

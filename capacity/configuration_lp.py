@@ -26,6 +26,7 @@ from capacity._lp_highs import MasterLP
 from capacity.certificate import certify, exact_optimum
 from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_dp2, knapsack_exact
 from capacity.result import CapacityResult, MixtureTerm
+from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES, check_budget
 from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
 from theory.numbers import (
     FEASIBILITY_RTOL,
@@ -35,6 +36,7 @@ from theory.numbers import (
     to_float_checked,
     to_numbers,
 )
+from theory.progress import Progress
 
 __all__ = ["ConfigurationLP", "METHODS", "solve_configuration_lp"]
 
@@ -297,7 +299,7 @@ class _Pricer:
         return [k for k in self._bb(y, thr) if float(k @ y) > thr]
 
 
-def _enumerate_columns(lp: ConfigurationLP, limit: int) -> list[np.ndarray]:
+def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.ndarray]:
     cols = []
     fit = lp.fits_class()
     for c in range(len(lp.caps)):
@@ -305,7 +307,7 @@ def _enumerate_columns(lp: ConfigurationLP, limit: int) -> list[np.ndarray]:
         K = np.zeros((0, lp.T), dtype=np.int64)
         if idx.size:
             sub = feasible_configurations([lp.rows[j] for j in idx], lp.caps[c], maximal=True,
-                                          limit=limit)
+                                          max_configurations=max_configurations)
             K = np.zeros((sub.shape[0], lp.T), dtype=np.int64)
             K[:, idx] = sub
         cols.append(K)
@@ -394,8 +396,14 @@ def solve_configuration_lp(
     certify_result: bool = True,
     enumerate_limit: int = 20_000,
     max_iterations: int = 100_000,
+    max_types: int = MAX_LP_TYPES,
+    max_configurations: int = MAX_CONFIGURATIONS,
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
+
+    Refuses (:class:`theory.budgets.BudgetExceeded`) an LP of more than ``max_types``
+    job types, and ``method="enumerate"`` when the feasible configurations number more
+    than ``max_configurations`` (``"auto"`` then uses column generation instead).
 
     Raises ``ValueError`` for an unknown method and :class:`capacity._lp_highs.LPSolveError`
     when HiGHS fails. When the exact pricing search exceeds its budget, the result is
@@ -404,6 +412,11 @@ def solve_configuration_lp(
     """
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    positive_int(max_iterations, name="max_iterations")
+    check_budget(lp.T, positive_int(max_types, name="max_types"),
+                 what=f"a configuration LP of {lp.T:,} job types", option="max_types",
+                 unit="types", hint="bracket the sizes on a coarser grid or partition")
+    positive_int(max_configurations, name="max_configurations")
     t0 = time.perf_counter()
     W, C, integral = lp.pricing_data()
     d = np.array([float(v) for v in lp.demand])
@@ -414,13 +427,13 @@ def solve_configuration_lp(
         chosen = "enumerate" if lp.T <= 8 and lp.max_items() <= 12 else "column-generation"
         if chosen == "enumerate":
             try:
-                cols = _enumerate_columns(lp, enumerate_limit)
+                cols = _enumerate_columns(lp, min(enumerate_limit, max_configurations))
             except ValueError:
                 chosen = "column-generation"
     unproven = False
     if chosen == "enumerate":
         if method == "enumerate":
-            cols = _enumerate_columns(lp, 10 * enumerate_limit)
+            cols = _enumerate_columns(lp, max_configurations)
         for c, K in enumerate(cols):
             master.add_columns(c, K)
         sol = master.solve()
@@ -449,8 +462,11 @@ def solve_configuration_lp(
         smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
         center: np.ndarray | None = None
         best_bound = np.inf
+        prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")
         while True:
             iterations += 1
+            if iterations > 1:
+                prog.update(iterations - 1, note=f"LP value {sol.t:.8g}")
             if iterations > max_iterations:
                 raise RuntimeError(f"column generation did not converge in {max_iterations} "
                                    "iterations")
@@ -497,6 +513,7 @@ def solve_configuration_lp(
                     stabilising = False
                     continue
                 break
+        prog.__exit__(None, None, None)
     mixture = [
         MixtureTerm(c, k, float(p))
         for (c, k), p in zip(master.columns, sol.p, strict=True)

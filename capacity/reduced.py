@@ -22,6 +22,7 @@ from capacity.brackets import quantile_brackets, require_distribution
 from capacity.result import lemma2_cap
 from capacity.supportable_workload import rho_star
 from theory.bounds import mean_size_bound
+from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import reduced_configurations
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, positive_int
@@ -100,11 +101,14 @@ def rho_vqs(
     servers: int = 1,
     levels: int = 8,
     rtol: float = 1e-4,
+    max_types: int = MAX_LP_TYPES,
+    max_configurations: int = MAX_CONFIGURATIONS,
 ) -> VQSCapacity:
     """Reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3) and its ratio to rho*.
 
     rho* is exact (certified LP) for a discrete F_R, and a Theorem 1 bracket over
-    quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise.
+    quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise;
+    ``max_types`` and ``max_configurations`` are passed to those LPs.
     """
     positive_int(servers, name="servers")
     require_distribution(dist)
@@ -114,10 +118,12 @@ def rho_vqs(
     value, lower, upper, mixture = _vqs_lp(P, J, servers)
     upper, capped = lemma2_cap(lower, upper, mean_size_bound(servers, dist))
     if isinstance(dist, Discrete):
-        rs = rho_star(dist, servers=servers)
+        rs = rho_star(dist, servers=servers, max_types=max_types,
+                      max_configurations=max_configurations)
         lo, hi = float(rs.lower), float(rs.upper)
     else:
-        br = quantile_brackets(dist, levels, servers=servers, rtol=rtol)[-1]
+        br = quantile_brackets(dist, levels, servers=servers, rtol=rtol,
+                               max_types=max_types)[-1]
         lo, hi = float(br.lo), float(br.hi)
     return VQSCapacity(J, servers, value, lower, upper, P, mixture, lo, hi,
                        "Lemma 2" if capped else "LP dual")

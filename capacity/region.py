@@ -20,6 +20,7 @@ import numpy as np
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
+from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
 from theory.numbers import _short, as_list, positive_int, to_numbers
 
@@ -130,13 +131,17 @@ class CapacityRegion:
     def servers(self) -> int:
         return sum(n for _c, n in self.classes)
 
-    def max_scaling(self, direction: Sequence[object], *, method: str = "auto") -> CapacityResult:
-        """Largest t with t * direction in C (the boundary point is t * direction)."""
+    def max_scaling(self, direction: Sequence[object], *, method: str = "auto",
+                    max_types: int = MAX_LP_TYPES,
+                    max_configurations: int = MAX_CONFIGURATIONS) -> CapacityResult:
+        """Largest t with t * direction in C (the boundary point is t * direction);
+        the budgets are those of :func:`capacity.solve_configuration_lp`."""
         d = to_numbers(direction, name="direction")
         if len(d) != len(self.sizes):
             raise ValueError(f"direction has {len(d)} entries for {len(self.sizes)} types")
         lp = ConfigurationLP.build(self.sizes, d, self.classes)
-        return solve_configuration_lp(lp, method=method)
+        return solve_configuration_lp(lp, method=method, max_types=max_types,
+                                      max_configurations=max_configurations)
 
     def contains(self, workload: Sequence[object], *, interior: bool = False) -> bool:
         """Is ``workload`` in C (or, with ``interior=True``, in C^o of eq. (3))?
@@ -181,6 +186,12 @@ class CapacityRegion:
             out.append(self.boundary_point(d))
         return np.array(out)
 
-    def maximal_configurations(self, server_class: int = 0) -> np.ndarray:
+    def maximal_configurations(self, server_class: int = 0, *,
+                               max_configurations: int = MAX_CONFIGURATIONS) -> np.ndarray:
         """Maximal feasible configurations of one server class (PG18 Sec. VII)."""
-        return maximal_configurations(self.sizes, self.classes[server_class][0])
+        if isinstance(server_class, bool) or not isinstance(server_class, int) or not (
+                0 <= server_class < len(self.classes)):
+            raise ValueError(f"server_class must be an index 0..{len(self.classes) - 1}, "
+                             f"got {_short(server_class)}")
+        return maximal_configurations(self.sizes, self.classes[server_class][0],
+                                      max_configurations=max_configurations)

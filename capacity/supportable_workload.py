@@ -19,6 +19,7 @@ from fractions import Fraction
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bounds import mean_size_bound
+from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import as_list, positive_int, to_number, to_numbers
 
@@ -33,6 +34,8 @@ def rho_star(
     capacity: object = 1,
     method: str = "auto",
     certify: bool = True,
+    max_types: int = MAX_LP_TYPES,
+    max_configurations: int = MAX_CONFIGURATIONS,
 ) -> CapacityResult:
     """Maximum supportable workload rho* = lambda/mu for finite job types (PG21 eq. (4)).
 
@@ -44,6 +47,8 @@ def rho_star(
     servers : number L of identical servers.
     capacity : server capacity (scalar or vector); sizes are in the same units.
     method : ``"auto"``, ``"enumerate"`` or ``"column-generation"``.
+    max_types, max_configurations : budgets (:mod:`theory.budgets`) on the job types
+        of the LP and on the configurations ``method="enumerate"`` may list.
 
     Returns
     -------
@@ -69,13 +74,15 @@ def rho_star(
         dist = Discrete(as_list(sizes, name="sizes"),
                         None if probs is None else as_list(probs, name="probs"))
     lp = ConfigurationLP.build(dist.sizes, dist.probs, [(capacity, L)])
-    res = solve_configuration_lp(lp, method=method, certify_result=certify)
+    res = solve_configuration_lp(lp, method=method, certify_result=certify,
+                                 max_types=max_types, max_configurations=max_configurations)
     bound = mean_size_bound(L, dist, lp.caps[0][0] if dist.dim == 1 else lp.caps[0])
     return cap_by_lemma2(res, bound)
 
 
 def bin_packing_lp(weights: Sequence[object], capacity: object, *,
-                   method: str = "column-generation") -> CapacityResult:
+                   method: str = "column-generation", max_types: int = MAX_LP_TYPES,
+                   max_configurations: int = MAX_CONFIGURATIONS) -> CapacityResult:
     """Gilmore-Gomory LP bound z_LP of a bin-packing instance (fractional bins).
 
     Solved as rho* of the empirical weight distribution on one server:
@@ -91,7 +98,7 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     sizes = list(counts)
     n = len(ws)
     res = rho_star(sizes, [Fraction(counts[s], n) for s in sizes], capacity=capacity,
-                   method=method)
+                   method=method, max_types=max_types, max_configurations=max_configurations)
     z = n / res.value
     lo = n / res.upper if float(res.upper) > 0 else math.inf
     hi = n / res.lower if float(res.lower) > 0 else math.inf

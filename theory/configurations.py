@@ -8,18 +8,22 @@ capacity vector ``C``). Feasibility is exact for rational inputs and within
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from theory.numbers import Number, _short, fits, to_numbers
+from theory.budgets import MAX_CONFIGURATIONS, BudgetExceeded
+from theory.numbers import Number, _short, as_list, fits, positive_int, to_numbers
+from theory.progress import Progress
 
 __all__ = [
     "as_size_matrix",
     "as_capacity",
     "is_feasible",
+    "iter_configurations",
     "feasible_configurations",
     "maximal_configurations",
     "MAX_J",
@@ -87,60 +91,128 @@ def is_feasible(k: Sequence[int], sizes: Sequence[object], capacity: object = 1)
     return all(fits(_load(k, rows, d), cap[d]) for d in range(len(cap)))
 
 
+def _checked(sizes: Sequence[object], capacity: object) -> tuple[list[list[Number]],
+                                                                  list[Number]]:
+    rows = as_size_matrix(as_list(sizes, name="sizes"))
+    cap = as_capacity(capacity, len(rows[0]))
+    for j, r in enumerate(rows):
+        if not all(fits(r[d], cap[d]) for d in range(len(cap))):
+            raise ValueError(f"type {j} of size {_fmt_row(r)} does not fit in capacity "
+                             f"{_fmt_row(cap)}")
+    return rows, cap
+
+
+def _walk(rows: list[list[Number]], cap: list[Number],
+          maximal: bool) -> Iterator[tuple[list[int], bool]]:
+    """Every nonzero feasible configuration in lexicographic order, with whether it is
+    kept (all are, or only the maximal ones); the yielded list is reused."""
+    T, D = len(rows), len(cap)
+    zero: Number = Fraction(0) if all(isinstance(c, Fraction) for c in cap) else 0.0
+    k = [0] * T
+    load = [zero] * D
+
+    def fits_one(j: int) -> bool:
+        return all(fits(load[d] + rows[j][d], cap[d]) for d in range(D))
+
+    while True:
+        if any(k):
+            yield k, not maximal or not any(fits_one(i) for i in range(T))
+        # odometer: raise the last type that still fits, after emptying those behind it
+        j = T - 1
+        while j >= 0 and not fits_one(j):
+            if k[j]:
+                for d in range(D):
+                    load[d] = load[d] - k[j] * rows[j][d]
+                k[j] = 0
+            j -= 1
+        if j < 0:
+            return
+        k[j] += 1
+        for d in range(D):
+            load[d] = load[d] + rows[j][d]
+
+
+def iter_configurations(sizes: Sequence[object], capacity: object = 1, *,
+                        maximal: bool = False) -> Iterator[list[int]]:
+    """Feasible configurations (Def. 1, zero excluded) one at a time, in lexicographic
+    order: nothing is stored, so the caller decides how many it can afford."""
+    rows, cap = _checked(sizes, capacity)
+    for k, keep in _walk(rows, cap, maximal):
+        if keep:
+            yield list(k)
+
+
 def feasible_configurations(
     sizes: Sequence[object],
     capacity: object = 1,
     *,
     maximal: bool = False,
-    limit: int = 2_000_000,
+    max_configurations: int = MAX_CONFIGURATIONS,
 ) -> np.ndarray:
     """All feasible configurations (Def. 1) as rows of an integer array, zero excluded.
 
     With ``maximal=True`` only those to which no further job fits are returned: the
     convex hull of these dominates every feasible configuration, so they suffice for
     rho* and for capacity regions (PG18 Sec. VII uses "maximal configurations").
-    Raises ``ValueError`` if more than ``limit`` configurations would be produced.
+    Enumeration visits every feasible configuration; past ``max_configurations`` of
+    them it refuses with :class:`theory.budgets.BudgetExceeded`.
     """
-    rows = as_size_matrix(sizes)
-    T, D = len(rows), len(rows[0])
-    cap = as_capacity(capacity, D)
-    for j, r in enumerate(rows):
-        if not all(fits(r[d], cap[d]) for d in range(D)):
-            raise ValueError(f"type {j} of size {r} does not fit in capacity {cap}")
+    budget = positive_int(max_configurations, name="max_configurations")
+    rows, cap = _checked(sizes, capacity)
+    T = len(rows)
+    what = f"enumerating the feasible configurations of {T} job type{'s' if T > 1 else ''}"
+    hint = "the configuration LP's column generation needs no enumeration"
+    low = _count_lower_bound(rows, cap)
+    if low > budget:
+        raise BudgetExceeded(what, f"at least {_approx(low)} configurations",
+                             f"{budget:,} configurations", "max_configurations", hint)
     out: list[list[int]] = []
-    k = [0] * T
-    load = [Fraction(0) if isinstance(c, Fraction) else 0.0 for c in cap]
-
-    def fits_one(j: int) -> bool:
-        return all(fits(load[d] + rows[j][d], cap[d]) for d in range(D))
-
-    def rec(j: int) -> None:
-        if j == T:
-            if any(k) and (not maximal or not any(fits_one(i) for i in range(T))):
+    with Progress("enumerating configurations", unit="configurations") as prog:
+        for seen, (k, keep) in enumerate(_walk(rows, cap, maximal), 1):
+            if seen > budget:
+                raise BudgetExceeded(what, f"more than {budget:,} configurations",
+                                     f"{budget:,} configurations", "max_configurations", hint)
+            if seen & 0xFFFF == 0:
+                prog.update(seen)
+            if keep:
                 out.append(list(k))
-                if len(out) > limit:
-                    raise ValueError(f"more than {limit} configurations; use column generation")
-            return
-        # try k_j = 0, 1, 2, ... while it fits
-        rec(j + 1)
-        added = 0
-        while fits_one(j):
-            for d in range(D):
-                load[d] += rows[j][d]
-            k[j] += 1
-            added += 1
-            rec(j + 1)
-        for d in range(D):
-            load[d] -= added * rows[j][d]
-        k[j] = 0
-
-    rec(0)
     return np.array(out, dtype=np.int64).reshape(-1, T)
 
 
-def maximal_configurations(sizes: Sequence[object], capacity: object = 1) -> np.ndarray:
+def _count_lower_bound(rows: list[list[Number]], cap: list[Number]) -> float:
+    """A lower bound on the number of feasible configurations, computed in O(T log T).
+
+    If the m types of smallest share sigma = max_d s_jd / C_d each take at most sigma,
+    any q = floor(1 / sigma) of their jobs fit together: C(m + q, q) - 1 configurations.
+    """
+    shares = sorted(max(Fraction(r[d]) / Fraction(cap[d]) for d in range(len(cap)))
+                    for r in rows)
+    best = 0.0
+    for m, sigma in enumerate(shares, 1):
+        q = math.floor(1 / sigma)
+        if q >= 2**1000:
+            return math.inf
+        logc = math.lgamma(m + q + 1) - math.lgamma(m + 1) - math.lgamma(q + 1)
+        exact = logc < 60
+        best = max(best, math.comb(m + q, min(m, q)) - 1 if exact else
+                   math.inf if logc > 700 else math.exp(logc))
+    return best
+
+
+def _approx(x: float) -> str:
+    return "10^300" if x > 1e300 else f"{x:,.0f}" if x < 1e15 else f"{x:.3g}"
+
+
+def maximal_configurations(sizes: Sequence[object], capacity: object = 1, *,
+                           max_configurations: int = MAX_CONFIGURATIONS) -> np.ndarray:
     """Maximal feasible configurations (no job of any type can be added)."""
-    return feasible_configurations(sizes, capacity, maximal=True)
+    return feasible_configurations(sizes, capacity, maximal=True,
+                                   max_configurations=max_configurations)
+
+
+def _fmt_row(r: Sequence[Number]) -> str:
+    s = ", ".join(_written(v) for v in r)
+    return s if len(r) == 1 else f"({s})"
 
 
 #: Largest J of K_RED^(J): its configurations hold up to 2^(J-1) jobs of one VQ.

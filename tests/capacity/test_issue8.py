@@ -130,3 +130,81 @@ def test_overflow_and_wrong_containers(name, exc, pattern):
 def test_small_sizes_within_the_limit_still_solve():
     from capacity import rho_star
     assert abs(rho_star([1e-9, 0.5, 0.3]).value - 3.6) < 1e-9
+
+
+# -- 4. budgets before runaway work ---------------------------------------------------
+
+def test_quantile_levels_refused_before_any_partition(monkeypatch):
+    import capacity.brackets as br
+    from theory import Uniform
+    from theory.budgets import BudgetExceeded
+
+    def boom(*a, **k):
+        raise AssertionError("partition built")
+    monkeypatch.setattr(br, "quantile_partition", boom)
+    with pytest.raises(BudgetExceeded, match=r"X\^\(40\).*max_types=.*levels <= 14") as e:
+        br.quantile_brackets(Uniform("0.1", "0.9"), 40)
+    assert e.value.option == "max_types"
+    with pytest.raises(BudgetExceeded, match="budget of 4 cells"):
+        br.quantile_brackets(Uniform("0.1", "0.9"), 2, max_types=4)
+
+
+def test_grid_bracket_counts_rounded_types():
+    from capacity.brackets import grid_bracket
+    from theory import Discrete
+    from theory.budgets import BudgetExceeded
+
+    d = Discrete([str(i / 1000) for i in range(1, 1000)])
+    with pytest.raises(BudgetExceeded, match="grid 1/1000000.*max_types="):
+        grid_bracket(d, 10**6, max_types=100)
+    b = grid_bracket(Discrete(["0.4", "0.6", "0.33", "0.123"]), 10**9)
+    assert b.lo <= b.hi
+
+
+@pytest.mark.parametrize("sizes", [["1e-9"], ["0.01"] * 3000])
+def test_configurations_refused_from_a_lower_bound(sizes):
+    import time
+
+    from theory.budgets import BudgetExceeded
+    from theory.configurations import feasible_configurations, maximal_configurations
+
+    t = time.perf_counter()
+    with pytest.raises(BudgetExceeded, match="at least .* max_configurations="):
+        feasible_configurations(sizes)
+    with pytest.raises(BudgetExceeded, match="max_configurations="):
+        maximal_configurations(sizes, max_configurations=10)
+    assert time.perf_counter() - t < 2
+
+
+def test_configurations_budget_counts_visited_and_is_lazy():
+    from theory.budgets import BudgetExceeded
+    from theory.configurations import feasible_configurations, iter_configurations
+
+    n = len(feasible_configurations(["0.1", "0.15", "0.2"]))
+    with pytest.raises(BudgetExceeded, match=f"more than {n - 1:,}"):
+        feasible_configurations(["0.1", "0.15", "0.2"], max_configurations=n - 1)
+    it = iter_configurations(["1e-6"])
+    assert next(it) == [1] and next(it) == [2]
+
+
+def test_budget_keywords_pass_through():
+    from capacity import CapacityRegion, bin_packing_lp, rho_star
+    from capacity.reduced import rho_vqs
+    from theory import Discrete, Uniform
+    from theory.budgets import BudgetExceeded
+
+    with pytest.raises(BudgetExceeded, match="3 job types.*max_types="):
+        rho_star(["0.2", "0.3", "0.4"], max_types=2)
+    with pytest.raises(BudgetExceeded, match="max_configurations="):
+        rho_star(["0.01", "0.02"], method="enumerate", max_configurations=5)
+    assert rho_star(["0.01", "0.02"], max_configurations=5).certified  # auto falls back
+    with pytest.raises(BudgetExceeded, match="max_types="):
+        bin_packing_lp([3, 4, 5], 10, max_types=1)
+    with pytest.raises(BudgetExceeded, match="max_types="):
+        rho_vqs(Discrete(["0.4", "0.6"]), 3, max_types=1)
+    with pytest.raises(BudgetExceeded, match="max_types="):
+        rho_vqs(Uniform("0.1", "0.9"), 3, levels=20)
+    with pytest.raises(BudgetExceeded, match="max_configurations="):
+        CapacityRegion([1, 2], [100]).maximal_configurations(max_configurations=3)
+    with pytest.raises(BudgetExceeded, match="max_types="):
+        CapacityRegion([1, 2], [100]).max_scaling([1, 1], max_types=1)

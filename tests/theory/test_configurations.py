@@ -237,9 +237,9 @@ def test_feasible_configurations_rejects_types_that_never_fit():
 
 def test_feasible_configurations_limit():
     n = len(feasible_configurations(["0.1", "0.15", "0.2"]))
-    assert len(feasible_configurations(["0.1", "0.15", "0.2"], limit=n)) == n
+    assert len(feasible_configurations(["0.1", "0.15", "0.2"], max_configurations=n)) == n
     with pytest.raises(ValueError, match="more than"):
-        feasible_configurations(["0.1", "0.15", "0.2"], limit=n - 1)
+        feasible_configurations(["0.1", "0.15", "0.2"], max_configurations=n - 1)
 
 
 # ------------------------------------------------------------------- K_RED
