@@ -22,7 +22,7 @@ from fractions import Fraction
 import numpy as np
 
 from capacity.configuration_lp import ConfigurationLP, _num, solve_configuration_lp
-from capacity.result import CapacityResult, lemma2_cap
+from capacity.result import CapacityResult, _short_num, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_LP_TYPES, check_budget
 from theory.distributions import Discrete, SizeDistribution
@@ -34,7 +34,7 @@ __all__ = ["Bracket", "require_distribution", "rounded_rho_star", "partition_bra
            "quantile_brackets", "grid_bracket"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Bracket:
     """rho*(X) rounded up (``lower``) and down (``upper``) for one partition X
     (a :class:`Partition`, or the name of a grid for vector sizes)."""
@@ -43,6 +43,12 @@ class Bracket:
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
     upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
     lemma2: Number | None = None  # L / R-bar (PG21 Lemma 2), another upper bound
+
+    def __repr__(self) -> str:
+        return (f"Bracket({self.name}, interval=[{_short_num(self.lo)}, {_short_num(self.hi)}], "
+                f"certified={self.certified}, upper_from={self.upper_from!r}, "
+                f"types={len(self.lower.sizes)}/{len(self.upper.sizes)}, "
+                f"method={self.lower.method!r})")
 
     @property
     def name(self) -> str:

@@ -50,7 +50,19 @@ class MixtureTerm:
         return d
 
 
-@dataclass(frozen=True)
+def _short_num(x: Any) -> str:
+    if isinstance(x, Fraction):
+        if x.denominator == 1 and abs(x.numerator) < 10**15:
+            return str(x.numerator)
+        text = str(x)
+        return text if len(text) <= 24 else f"~{float(x):.10g}"
+    try:
+        return f"{float(x):.10g}"
+    except (TypeError, ValueError, OverflowError):
+        return repr(x)[:24]
+
+
+@dataclass(frozen=True, repr=False)
 class CapacityResult:
     """Optimum of a configuration LP with its certificate.
 
@@ -84,6 +96,11 @@ class CapacityResult:
 
     def __float__(self) -> float:
         return self.value
+
+    def __repr__(self) -> str:
+        return (f"CapacityResult(value={self.value:.10g}, interval=[{_short_num(self.lower)}, "
+                f"{_short_num(self.upper)}], certified={self.certified}, "
+                f"method={self.method!r}, types={len(self.sizes)}, servers={self.servers})")
 
     @property
     def gap(self) -> float:

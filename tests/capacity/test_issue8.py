@@ -208,3 +208,20 @@ def test_budget_keywords_pass_through():
         CapacityRegion([1, 2], [100]).maximal_configurations(max_configurations=3)
     with pytest.raises(BudgetExceeded, match="max_types="):
         CapacityRegion([1, 2], [100]).max_scaling([1, 1], max_types=1)
+
+
+# -- 5. short reprs -------------------------------------------------------------------
+
+def test_reprs_are_short():
+    import random
+
+    from capacity import rho_star
+    from capacity.brackets import grid_bracket
+    from theory import Discrete
+
+    rng = random.Random(5)
+    sizes = [rng.uniform(0.05, 0.95) for _ in range(300)]
+    r = repr(rho_star(sizes))
+    assert r.startswith("CapacityResult(value=") and "types=300" in r and len(r) < 200
+    b = repr(grid_bracket(Discrete(sizes), 100))
+    assert b.startswith("Bracket(grid(1/100), interval=[") and len(b) < 250
