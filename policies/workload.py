@@ -27,8 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from policies.footprint import check_run_memory, expected_jobs_bound
 from policies.seeding import as_rng
+from theory.budgets import MEMORY_BUDGET
 from theory.distributions import SizeDistribution
+from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = [
     "Workload",
@@ -168,9 +171,11 @@ class Workload:
 
 
 def _positive(x: object, name: str) -> float:
+    if isinstance(x, bool):
+        raise ValueError(f"{name} must be a number, got {x!r}")
     try:
         v = float(x)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise ValueError(f"{name} must be a number, got {x!r}") from None
     if not (math.isfinite(v) and v > 0):
         raise ValueError(f"{name} must be positive and finite, got {x!r}")
@@ -276,6 +281,8 @@ def slotted_workload(
     slots: int,
     *,
     seed: int | np.random.Generator | None = None,
+    memory_budget: float = MEMORY_BUDGET,
+    servers: int = 0,
 ) -> Workload:
     """A PG21 workload over ``slots`` slots (Sec. II).
 
@@ -283,6 +290,8 @@ def slotted_workload(
     cluster, sizes 2 and 5 as in Fig. 3b); ``arrivals`` a law or the arrival slot of
     every job; ``service`` a law or one service length (slots) per job. Draw order
     is fixed (arrival counts, then sizes, then service), so a seed fixes the jobs.
+    The run's memory (:mod:`policies.footprint`, with ``servers`` servers when known) is
+    estimated first and refused above ``memory_budget`` bytes.
     """
     if isinstance(slots, bool) or not isinstance(slots, int | np.integer) or slots < 1:
         raise ValueError(f"slots must be a positive integer, got {slots!r}")
@@ -292,6 +301,11 @@ def slotted_workload(
     rate: float | None = None
     if isinstance(arrivals, PoissonArrivals | BernoulliArrivals):
         rate = arrivals.rate
+        jobs = expected_jobs_bound(rate, int(slots))
+        check_run_memory(jobs, int(slots), servers, memory_budget=memory_budget,
+                         what=f"a run of {int(slots):,} slots with about {rate * slots:.3g} "
+                              f"jobs (rate {rate:.3g} per slot)"
+                              + (f" on {servers:,} server(s)" if servers else ""))
         arrival = np.repeat(np.arange(slots, dtype=np.int64), arrivals.counts(int(slots), rng))
     else:
         arrival = np.asarray(arrivals)
@@ -406,11 +420,23 @@ def pg21_workload(
     intensity: float | None = None,
     arrivals: str = "poisson",
     seed: int | np.random.Generator | None = None,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> Workload:
     """The PG21 experiment workload: Poisson (or Bernoulli) arrivals at the rate that
     gives workload ``rho`` or intensity ``alpha``; geometric(``mu``) service, or
-    ``deterministic`` slots (Fig. 3b). Sizes in capacity units.
+    ``deterministic`` slots (Fig. 3b). Sizes in capacity units; a size above
+    ``capacity`` (a job no server can ever serve) is an error, and so is a run whose
+    memory estimate exceeds ``memory_budget`` bytes.
     """
+    if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 1:
+        raise ValueError(f"servers must be a positive integer, got {servers!r}")
+    if not isinstance(sizes, SizeDistribution):
+        raise TypeError("sizes must be a theory.distributions.SizeDistribution")
+    cap = _positive(capacity, "the capacity")
+    largest = sizes.support()[1]
+    if float(largest) > cap * (1.0 + FEASIBILITY_RTOL):
+        raise ValueError(f"a job size {float(largest):g} exceeds the capacity {cap:g} of every "
+                         "server: such a job can never be served")
     if (mu is None) == (deterministic is None):
         raise ValueError("give exactly one of mu (geometric service) and deterministic")
     service: ServiceLaw = GeometricService(mu) if mu is not None else DeterministicService(
@@ -425,4 +451,5 @@ def pg21_workload(
         law = BernoulliArrivals(rate)
     else:
         raise ValueError(f"arrivals must be 'poisson' or 'bernoulli', got {arrivals!r}")
-    return slotted_workload(sizes, law, service, slots, seed=seed)
+    return slotted_workload(sizes, law, service, slots, seed=seed,
+                            memory_budget=memory_budget, servers=int(servers))

@@ -98,8 +98,6 @@ def _simulation_input(args: argparse.Namespace) -> tuple[Any, float, dict[str, A
         raise UsageError(f"--capacity {args.capacity} is beyond the float range") from None
     if args.sizes is not None:
         dist = discrete_from_args(args)
-        if any(x > cap for x in dist.sizes):
-            raise UsageError(f"--sizes: a size exceeds the capacity {args.capacity or 1}")
         return dist, capf, {"kind": "sizes", "distribution": repr(dist)}
     if args.probs is not None or args.counts is not None:
         raise UsageError("--probs and --counts go with --sizes")

@@ -19,11 +19,13 @@ from collections.abc import Iterator
 import numpy as np
 
 from policies.cluster import Cluster
+from policies.footprint import check_run_memory
 from policies.invariants import check_slotted_run
 from policies.metrics import SimulationResult
 from policies.slotted import _kernel as K
 from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
 from policies.workload import Workload
+from theory.budgets import MEMORY_BUDGET
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["simulate", "SlotState"]
@@ -60,16 +62,26 @@ def simulate(
     slots: int | None = None,
     warmup: int | None = None,
     check: bool = True,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> SimulationResult:
     """Simulate ``policy`` on ``workload`` over ``slots`` slots (default: its horizon).
 
     ``warmup`` (default slots // 5) is excluded from time averages and from the
-    stability verdict. ``check`` runs the invariant checker on the schedule.
+    stability verdict. ``check`` runs the invariant checker on the schedule. A job
+    larger than every server is an error; so is a run whose memory estimate
+    (:mod:`policies.footprint`) exceeds ``memory_budget`` bytes.
     """
     T, cap, arrival, size, dur = _inputs(workload, cluster, slots)
     W = T // 5 if warmup is None else warmup
     if isinstance(W, bool) or not isinstance(W, int | np.integer) or not 0 <= W < T:
         raise ValueError(f"warmup must be an integer in [0, slots), got {warmup!r}")
+    check_run_memory(size.shape[0], T, cap.shape[0], memory_budget=memory_budget,
+                     what=f"simulating {T:,} slots, {size.shape[0]:,} jobs and "
+                          f"{cap.shape[0]:,} servers")
+    if size.size and size.max() > cap.max() * (1.0 + FEASIBILITY_RTOL):
+        j = int(np.argmax(size))
+        raise ValueError(f"job {j} of size {size[j]:g} exceeds the capacity {cap.max():g} of "
+                         "every server: it can never be served")
     eps = FEASIBILITY_RTOL * float(cap.max())
     n, L = size.shape[0], cap.shape[0]
     start = np.full(n, -1, np.int64)

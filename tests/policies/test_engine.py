@@ -270,12 +270,10 @@ def test_backlog_is_served_first():
     np.testing.assert_array_equal(r.queue_length[:4], [1, 2, 2, 0])
 
 
-def test_job_never_fitting_stays_queued():
-    # a 1.5 job on unit servers never starts (the engine does not refuse it)
-    r = simulate(BFJS(), jobs([0, 1], [1.5, 0.5], [2, 2], 6), ONE)
-    np.testing.assert_array_equal(r.start, [-1, 1])
-    assert r.final_queue == 1 and r.invariants_ok
-    assert r.summary()["started"] == 1
+def test_job_never_fitting_is_an_input_error():
+    # a 1.5 job on unit servers can never start: the engine refuses it (issue 8), naming it
+    with pytest.raises(ValueError, match="job 0 of size 1.5 exceeds the capacity 1"):
+        simulate(BFJS(), jobs([0, 1], [1.5, 0.5], [2, 2], 6), ONE)
 
 
 # -- user policies reproduce the built-ins -----------------------------------------------------
@@ -347,7 +345,8 @@ class Misplace(SlottedPolicy):
                 state.place(0, 0)
             elif self.what == "server":
                 state.place(0, state.servers)
-            elif self.what == "big":
+            elif self.what == "big":  # 0.5 + 0.75 on one unit server
+                state.place(0, 0)
                 state.place(1, 0)
             elif self.what == "future":
                 state.place(2, 0)
@@ -358,7 +357,7 @@ class Misplace(SlottedPolicy):
     ("future", "not waiting"),
 ])
 def test_user_policy_errors(what, match):
-    w = jobs([0, 0, 5], [0.5, 1.5, 0.5], [2, 2, 2], 8)
+    w = jobs([0, 0, 5], [0.5, 0.75, 0.5], [2, 2, 2], 8)
     with pytest.raises(ValueError, match=match):
         simulate(Misplace(what), w, ONE)
 
