@@ -6,7 +6,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from packsched.arguments import budget_help, byte_size, integer, number_list, number_text
+from packsched.arguments import (
+    budget_help,
+    budgets,
+    byte_size,
+    integer,
+    number_list,
+    number_text,
+)
 from packsched.commands.rho_star_text import print_rho_star
 from packsched.errors import EXIT_OK, UsageError
 from packsched.inputs import SizeInput, is_one, normalised, read_size_input
@@ -101,7 +108,9 @@ def add_parser(sub: Any) -> None:
 def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     from capacity import bin_packing_lp, rho_star
 
-    kw = {} if args.method is None else {"method": args.method}
+    kw = budgets(args, max_types="max_types", max_configurations="max_configurations")
+    if args.method is not None:
+        kw["method"] = args.method
     if inp.weights is not None:
         if args.servers != 1:
             raise UsageError("--servers does not apply to --instance (z_LP counts bins of "
@@ -126,7 +135,8 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
     if args.levels is None:
         note(f"continuous distribution: bracketing rho* over quantile partitions "
              f"X^(0..{levels}) (default; set --levels)")
-    brs = quantile_brackets(inp.dist, levels, servers=args.servers)
+    brs = quantile_brackets(inp.dist, levels, servers=args.servers,
+                            **budgets(args, max_types="max_types"))
     lo_b = max(brs, key=lambda b: float(b.lo))  # every level's bounds are certified
     hi_b = min(brs, key=lambda b: float(b.hi))
     return {
@@ -154,7 +164,8 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]
 
     if not is_one(inp.capacity):
         raise UsageError("--grid brackets sizes normalised to capacity 1")
-    b = grid_bracket(inp.dist, grid, servers=args.servers)
+    b = grid_bracket(inp.dist, grid, servers=args.servers,
+                     **budgets(args, max_types="max_types"))
     return {
         "lower": b.lo, "upper": b.hi,
         "lower_exact": exact_text(b.lo), "upper_exact": exact_text(b.hi),
@@ -211,8 +222,9 @@ def run(args: argparse.Namespace) -> int:
         if args.vqs is not None:
             from capacity.reduced import rho_vqs
 
-            kw = {} if args.levels is None or isinstance(inp.dist, Discrete) \
-                else {"levels": args.levels}
+            kw = budgets(args, max_types="max_types", max_configurations="max_configurations")
+            if args.levels is not None and not isinstance(inp.dist, Discrete):
+                kw["levels"] = args.levels
             v = rho_vqs(normalised(inp), args.vqs, servers=args.servers, **kw)
             out["rho_vqs"] = v.value
             out["vqs"] = v.as_dict()
