@@ -9,6 +9,7 @@ from typing import Any
 
 from policies.slotted import BFJ, BFJS, BFS, FIFOFF, VQS, VQSBF, PartitionMaxWeight
 from policies.slotted.policy import BuiltinPolicy
+from theory.budgets import MAX_CONFIGURATIONS, check_budget
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
@@ -35,14 +36,23 @@ def _vq(cls: type[VQS] | type[VQSBF]) -> Callable[..., BuiltinPolicy]:
 
 
 def _maxweight(*, partition: Partition | None = None, dist: SizeDistribution | None = None,
-               levels: int = 2, **_: Any) -> BuiltinPolicy:
+               levels: int = 2, max_configurations: int = MAX_CONFIGURATIONS,
+               **_: Any) -> BuiltinPolicy:
     if partition is not None:
-        return PartitionMaxWeight(partition)
+        return PartitionMaxWeight(partition, max_configurations=max_configurations)
     if isinstance(dist, Discrete):
-        return PartitionMaxWeight.exact(dist)
+        return PartitionMaxWeight.exact(dist, max_configurations=max_configurations)
     if dist is None:
         raise ValueError("maxweight needs a partition or the size distribution")
-    return PartitionMaxWeight(quantile_partition(dist, levels, tight=False))
+    if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
+        raise ValueError(f"levels must be a non-negative integer, got {levels!r}")
+    # X^(levels) has 2^(levels+1) cells, each a feasible configuration on its own: refuse
+    # before building the partition
+    check_budget(2 ** (levels + 1), max_configurations,
+                 what=f"maxweight on the quantile partition X^({levels})",
+                 option="max_configurations", unit="configurations")
+    return PartitionMaxWeight(quantile_partition(dist, levels, tight=False),
+                              max_configurations=max_configurations)
 
 
 POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [

@@ -27,15 +27,13 @@ import numpy as np
 from policies.slotted import _kernel as K
 from policies.slotted.policy import BuiltinPolicy, KernelSpec
 from policies.slotted.vqs import _identical_capacity
+from theory.budgets import MAX_CONFIGURATIONS
 from theory.configurations import maximal_configurations
 from theory.distributions import Discrete
 from theory.numbers import FEASIBILITY_RTOL
 from theory.partitions import Cell, Partition
 
-__all__ = ["PartitionMaxWeight", "MAX_CONFIGURATIONS"]
-
-#: Above this many maximal configurations the argmax per renewal is refused.
-MAX_CONFIGURATIONS = 200_000
+__all__ = ["PartitionMaxWeight"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,6 +42,7 @@ class PartitionMaxWeight(BuiltinPolicy):
 
     partition: Partition
     stall: float | None = None
+    max_configurations: int = MAX_CONFIGURATIONS
     name = "maxweight"
     _configs: np.ndarray = field(init=False, repr=False)
 
@@ -55,13 +54,14 @@ class PartitionMaxWeight(BuiltinPolicy):
             raise ValueError(f"stall must be in [0, 1) or None, got {self.stall!r}")
         if p.lo != 0 or p.lo_closed or p.hi != 1 or not p.hi_closed:
             raise ValueError("the partition must cover (0, 1] (PG21 Def. 3)")
-        cfg = maximal_configurations(p.upper_sizes, 1)
-        if cfg.shape[0] > MAX_CONFIGURATIONS:
-            raise ValueError(f"{cfg.shape[0]} maximal configurations; refine less")
+        # the enumeration refuses past the budget (theory.budgets.BudgetExceeded)
+        cfg = maximal_configurations(p.upper_sizes, 1,
+                                     max_configurations=self.max_configurations)
         object.__setattr__(self, "_configs", np.asarray(cfg, dtype=np.int64))
 
     @classmethod
-    def exact(cls, dist: Discrete, stall: float | None = None) -> PartitionMaxWeight:
+    def exact(cls, dist: Discrete, stall: float | None = None,
+              max_configurations: int = MAX_CONFIGURATIONS) -> PartitionMaxWeight:
         """Singleton cells at the atoms of a discrete distribution (no rounding loss)."""
         cuts = sorted({s for s in dist.sizes})
         cells: list[Cell] = []
@@ -73,7 +73,7 @@ class PartitionMaxWeight(BuiltinPolicy):
             lo = s
         if lo < 1:
             cells.append(Cell(lo, 1, False, True))
-        return cls(Partition(cells, name="atoms"), stall)
+        return cls(Partition(cells, name="atoms"), stall, max_configurations)
 
     @property
     def configurations(self) -> np.ndarray:
