@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from policies.footprint import check_run_memory
+from theory.budgets import MEMORY_BUDGET
+
 __all__ = ["Cluster"]
 
 
@@ -34,11 +37,23 @@ class Cluster:
         object.__setattr__(self, "capacity", c)
 
     @classmethod
-    def identical(cls, servers: int, capacity: float | Sequence[float] = 1.0) -> Cluster:
+    def identical(cls, servers: int, capacity: float | Sequence[float] = 1.0, *,
+                  memory_budget: float = MEMORY_BUDGET) -> Cluster:
         """``servers`` servers of the same capacity (scalar or one value per resource)."""
         if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 1:
             raise ValueError(f"the number of servers must be a positive integer, got {servers!r}")
-        cap = np.atleast_1d(np.asarray(capacity, dtype=np.float64))
+        if isinstance(capacity, bool | str | bytes) or capacity is None:
+            raise ValueError(f"capacity must be a positive number or one per resource, got "
+                             f"{capacity!r}")
+        try:
+            cap = np.atleast_1d(np.asarray(capacity, dtype=np.float64))
+        except (TypeError, ValueError, OverflowError):
+            raise ValueError(f"capacity must be a positive number or one per resource, got "
+                             f"{capacity!r}") from None
+        if cap.ndim != 1 or cap.size == 0:
+            raise ValueError(f"capacity must be a number or a flat list, got shape {cap.shape}")
+        check_run_memory(0, 0, int(servers), memory_budget=memory_budget,
+                         what=f"a cluster of {int(servers):,} servers")
         return cls(np.tile(cap, (int(servers), 1)))
 
     @property

@@ -19,5 +19,10 @@ def spawn_seeds(seed: int | np.random.SeedSequence | None, n: int) -> list[np.ra
     """``n`` independent child seed sequences of ``seed`` (``SeedSequence.spawn``)."""
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise ValueError(f"the number of streams must be a non-negative integer, got {n!r}")
+    if not (seed is None or isinstance(seed, np.random.SeedSequence)
+            or (isinstance(seed, int | np.integer) and not isinstance(seed, bool)
+                and seed >= 0)):
+        raise ValueError(f"seed must be None, a non-negative integer or a "
+                         f"numpy.random.SeedSequence, got {seed!r}")
     root = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     return list(root.spawn(int(n)))
