@@ -71,6 +71,11 @@ def test_list_filters_like_run(capsys):
     assert [r["id"] for r in json.loads(out)] == ["PG21.Prop2"]
 
 
+def test_capacity_zero_is_said_in_words(capsys):
+    err = error_line(capsys, "rho-star", "--capacity", "0", "--sizes", "0.4")
+    assert "Fraction" not in err and "capacit" in err and "0" in err
+
+
 def test_help_and_version_exit_zero(capsys):
     assert run(capsys, "--version")[0] == 0
     code, out, _err = run(capsys, "rho-star", "--help")
