@@ -28,6 +28,11 @@ class LPSolveError(RuntimeError):
     """HiGHS did not return an optimal solution; the message keeps its status."""
 
 
+# Coefficients n_c k_j above this are refused: HiGHS drops matrix values >= 1e15
+# (its large_matrix_value) and loses accuracy well before that.
+MAX_COEFFICIENT = 1e12
+
+
 @dataclass
 class MasterSolution:
     t: float
@@ -47,6 +52,10 @@ class MasterLP:
             raise ValueError("demand must be non-negative with a positive entry")
         self.T, self.C = len(d), len(n)
         self.n = n
+        # t is solved for the direction d / max(d) (HiGHS drops matrix values >= 1e15)
+        # and reported for d: t = t' / scale, and the prices likewise.
+        self._scale = float(d.max())
+        d = d / self._scale
         h = highspy.Highs()
         h.setOptionValue("output_flag", False)
         # primal simplex: added columns keep the basis primal feasible
@@ -60,6 +69,8 @@ class MasterLP:
         # column t: cost -1 (HiGHS minimises), coefficient -d_j in row j
         nz = np.flatnonzero(d > 0).astype(np.int32)
         h.addCol(-1.0, 0.0, inf, len(nz), nz, -d[nz])
+        if h.getNumCol() != 1:
+            raise LPSolveError("HiGHS refused the column of t")
         self.h = h
         self.columns: list[tuple[int, np.ndarray]] = []  # (class, config)
         self._ncols = 1  # HiGHS columns so far (t first)
@@ -107,6 +118,14 @@ class MasterLP:
         if configs.size == 0:
             return
         m = configs.shape[0]
+        largest = self.n[cls] * float(configs.max())
+        if largest > MAX_COEFFICIENT:
+            raise ValueError(
+                f"{self.n[cls]:.0f} servers holding up to {int(configs.max())} jobs of one "
+                f"type each give an LP coefficient of {largest:.3g}, above the "
+                f"{MAX_COEFFICIENT:.0e} the LP solves accurately; the capacity of N "
+                f"identical servers is N times that of one server: compute it for fewer "
+                f"servers and scale")
         starts, idx, vals = [], [], []
         pos = 0
         for k in configs:
@@ -123,6 +142,8 @@ class MasterLP:
         self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), pos,
                        np.array(starts, dtype=np.int32),
                        np.concatenate(idx).astype(np.int32), np.concatenate(vals))
+        if self.h.getNumCol() != self._ncols:
+            raise LPSolveError(f"HiGHS kept {self.h.getNumCol()} of {self._ncols} columns")
 
     def solve(self) -> MasterSolution:
         h = self.h
@@ -135,8 +156,8 @@ class MasterLP:
         sol = h.getSolution()
         col = np.asarray(sol.col_value)
         row_dual = np.asarray(sol.row_dual)
-        y = np.maximum(row_dual[: self.T], 0.0)
-        pi = np.maximum(-row_dual[self.T:], 0.0)
+        y = np.maximum(row_dual[: self.T], 0.0) / self._scale
+        pi = np.maximum(-row_dual[self.T:], 0.0) / self._scale
         info = h.getInfo()
-        return MasterSolution(float(col[0]), y, pi, col[self._col_index].copy(),
+        return MasterSolution(float(col[0]) / self._scale, y, pi, col[self._col_index].copy(),
                               int(info.simplex_iteration_count))

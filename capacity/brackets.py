@@ -26,7 +26,7 @@ from capacity.result import CapacityResult, _short_num, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_LP_TYPES, check_budget
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number, _short, positive_int, to_float_checked
+from theory.numbers import Number, _short, positive_int, server_count, to_float_checked
 from theory.partitions import Partition, quantile_partition, type_probabilities
 from theory.progress import Progress
 
@@ -122,7 +122,7 @@ def rounded_rho_star(
     """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4)."""
     if rounding not in ("up", "down"):
         raise ValueError("rounding must be 'up' or 'down'")
-    positive_int(servers, name="servers")
+    server_count(servers)
     require_distribution(dist)
     if not isinstance(partition, Partition):
         raise TypeError(f"partition must be a Partition, got {type(partition).__name__}")
@@ -175,7 +175,7 @@ def quantile_brackets(
             raise ValueError(f"{name} must be a non-negative integer, got {_short(v)}")
     if levels < start:
         raise ValueError(f"levels must be an integer >= start ({start}), got {levels!r}")
-    positive_int(servers, name="servers")
+    server_count(servers)
     budget = positive_int(max_types, name="max_types")
     if rtol is not None:
         tol = to_float_checked(rtol, "rtol")
@@ -210,7 +210,7 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
     ``max_types`` distinct rounded sizes is refused before its LP is built.
     """
     g = positive_int(grid, name="grid")
-    positive_int(servers, name="servers")
+    server_count(servers)
     require_distribution(dist, discrete=True)
     budget = positive_int(max_types, name="max_types")
     sizes = dist.sizes if dist.dim > 1 else [(s,) for s in dist.sizes]

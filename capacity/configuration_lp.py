@@ -33,6 +33,7 @@ from theory.numbers import (
     Number,
     fits,
     positive_int,
+    server_count,
     to_float_checked,
     to_numbers,
 )
@@ -79,7 +80,7 @@ class ConfigurationLP:
         caps, counts = [], []
         for cap, n in classes:
             caps.append(as_capacity(cap, D))
-            counts.append(positive_int(n, name="server count"))
+            counts.append(server_count(n, name="server count"))
         dem = to_numbers(demand, name="demand")
         if len(dem) != len(rows):
             raise ValueError(f"{len(rows)} types but {len(dem)} demand entries")

@@ -156,6 +156,34 @@ def _prepare(values: np.ndarray, W: np.ndarray, cap: np.ndarray):
     return idx, np.ascontiguousarray(v), np.ascontiguousarray(Wp), np.ascontiguousarray(suffix)
 
 
+def _checked(values: object, sizes: object, capacity: object
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Numeric arrays (values, sizes as (T, D), capacity as (D,)), finite, sizes >= 0,
+    capacity > 0, consistent shapes; anything else a ValueError."""
+    arrays = []
+    for name, x in (("values", values), ("sizes", sizes), ("capacity", capacity)):
+        try:
+            a = np.asarray(x)
+        except (ValueError, TypeError) as e:
+            raise ValueError(f"knapsack {name} must be a numeric array: {e}") from None
+        if a.dtype.kind not in "iuf" or a.size == 0:
+            raise ValueError(f"knapsack {name} must be a non-empty array of numbers, "
+                             f"got dtype {a.dtype} with {a.size} entries")
+        if a.dtype.kind == "f" and not np.all(np.isfinite(a)):
+            raise ValueError(f"knapsack {name} must be finite")
+        arrays.append(a)
+    v, W, cap = arrays
+    if W.ndim == 1:
+        W = W[:, None]
+    cap = np.atleast_1d(cap)
+    if v.ndim != 1 or W.ndim != 2 or cap.ndim != 1 or W.shape != (v.shape[0], cap.shape[0]):
+        raise ValueError(f"knapsack values {v.shape}, sizes {W.shape} and capacity "
+                         f"{cap.shape} have inconsistent shapes")
+    if np.any(W < 0) or np.any(cap <= 0):
+        raise ValueError("knapsack sizes must be >= 0 and capacities > 0")
+    return v, W, cap
+
+
 def knapsack_bb(
     values: np.ndarray,
     sizes: np.ndarray,
@@ -179,14 +207,8 @@ def knapsack_bb(
         that a float rounding in the bound can never discard a better configuration.
     rtol : relative feasibility tolerance for float data (0 for integer-valued floats).
     """
-    W = np.asarray(sizes)
-    if W.ndim == 1:
-        W = W[:, None]
-    cap = np.atleast_1d(np.asarray(capacity))
-    v = np.asarray(values)
+    v, W, cap = _checked(values, sizes, capacity)
     T, D = W.shape
-    if v.shape != (T,) or cap.shape != (D,):
-        raise ValueError("values, sizes and capacity have inconsistent shapes")
     best0: np.int64 | float
     if exact:
         if not (v.dtype.kind == "i" and W.dtype.kind == "i" and cap.dtype.kind == "i"):
@@ -266,11 +288,11 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     for every type j the best configuration containing j whose value exceeds the
     threshold (at most ``max_columns``, best first): many columns from one table.
     """
-    w = np.asarray(sizes).reshape(-1)
-    if w.dtype.kind != "i":
-        raise ValueError("knapsack_dp needs integer sizes")
-    v = np.asarray(values)
-    C = int(capacity)
+    v, W, cap = _checked(values, sizes, capacity)
+    w = W.reshape(-1)
+    if w.dtype.kind not in "iu" or cap.dtype.kind not in "iu" or cap.shape != (1,):
+        raise ValueError("knapsack_dp needs integer sizes and one integer capacity")
+    C = int(cap[0])
     if C > 50_000_000:
         raise ValueError(f"capacity {C} too large for the dynamic program")
     T = len(v)
@@ -436,13 +458,13 @@ def knapsack_dp2(values: np.ndarray, sizes: np.ndarray, capacity: tuple[int, int
     Like :func:`knapsack_dp`, optionally returns the best configuration containing each
     type (``improving``) from the same table.
     """
-    W = np.asarray(sizes)
-    if W.ndim != 2 or W.shape[1] != 2 or W.dtype.kind != "i":
-        raise ValueError("knapsack_dp2 needs a (T, 2) integer size array")
-    C0, C1 = (int(c) for c in capacity)
+    v, W, cap = _checked(values, sizes, capacity)
+    if W.shape[1] != 2 or W.dtype.kind not in "iu" or cap.dtype.kind not in "iu":
+        raise ValueError("knapsack_dp2 needs a (T, 2) integer size array and two integer "
+                         "capacities")
+    C0, C1 = (int(c) for c in cap)
     if (C0 + 1) * (C1 + 1) > 20_000_000:
         raise ValueError(f"capacity {capacity} too large for the dynamic program")
-    v = np.asarray(values)
     T = len(v)
     keep = np.flatnonzero((v > 0) & (W[:, 0] <= C0) & (W[:, 1] <= C1) & (W.max(axis=1) > 0))
     if keep.size == 0:

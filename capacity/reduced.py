@@ -25,7 +25,7 @@ from theory.bounds import mean_size_bound
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import reduced_configurations
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number, positive_int
+from theory.numbers import Number, server_count
 from theory.partitions import type_probabilities, universal_partition
 
 __all__ = ["VQSCapacity", "rho_vqs"]
@@ -110,7 +110,7 @@ def rho_vqs(
     quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise;
     ``max_types`` and ``max_configurations`` are passed to those LPs.
     """
-    positive_int(servers, name="servers")
+    server_count(servers)
     require_distribution(dist)
     reduced_configurations(J)  # validates J (1 < J <= MAX_J) before any work
     I = universal_partition(J)

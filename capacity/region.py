@@ -22,7 +22,7 @@ from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
-from theory.numbers import _short, as_list, positive_int, to_numbers
+from theory.numbers import _short, as_list, server_count, to_numbers, written
 
 __all__ = ["CapacityRegion", "ServerClass"]
 
@@ -35,9 +35,6 @@ _SPELLINGS = ("ServerClass(capacity=(10, 10), count=1) for one two-resource serv
 def _is_seq(x: object) -> bool:
     return isinstance(x, list | tuple) or (isinstance(x, np.ndarray) and x.ndim > 0)
 
-
-def _written(x: object) -> str:
-    return str(x) if isinstance(x, str | int | float | Fraction) else _short(x)
 
 
 @dataclass(frozen=True)
@@ -64,8 +61,8 @@ class ServerClass:
             vals = [cap]
         for v, n in zip(vals, to_numbers(vals, name="ServerClass capacity"), strict=True):
             if not n > 0:
-                raise ValueError(f"ServerClass capacity must be positive, got {_written(v)}")
-        object.__setattr__(self, "count", positive_int(self.count, name="ServerClass count"))
+                raise ValueError(f"ServerClass capacity must be positive, got {written(v)}")
+        object.__setattr__(self, "count", server_count(self.count, name="ServerClass count"))
 
 
 def _server_class(s: object, D: int) -> ServerClass:
@@ -82,7 +79,7 @@ def _server_class(s: object, D: int) -> ServerClass:
         cap, n = items
         if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer):
             raise ValueError(f"server entry {_short(s)}: read as a (capacity, count) pair, "
-                             f"but the count {_written(n)} is not a positive integer; write "
+                             f"but the count {written(n)} is not a positive integer; write "
                              f"ServerClass(capacity=..., count=...)")
         return ServerClass(cap, int(n))
     if flat and len(items) == 2 and D == 2:

@@ -21,7 +21,7 @@ from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import as_list, positive_int, to_number, to_numbers
+from theory.numbers import as_list, server_count, to_number, to_numbers
 
 __all__ = ["rho_star", "bin_packing_lp"]
 
@@ -62,7 +62,7 @@ def rho_star(
     >>> rho_star(["0.4", "0.6"], ["1/2", "1/2"]).value   # PG21 Fig. 3a: (1, 1) fits
     2.0
     """
-    L = positive_int(servers, name="servers")
+    L = server_count(servers)
     if isinstance(sizes, Discrete):
         if probs is not None:
             raise ValueError("give probabilities either in the distribution or in probs")

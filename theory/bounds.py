@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from theory.distributions import SizeDistribution
-from theory.numbers import Number, positive_int, to_number, to_numbers
+from theory.numbers import Number, server_count, to_number, to_numbers
 
 __all__ = [
     "mean_size_bound",
@@ -33,7 +33,7 @@ __all__ = [
 
 
 def _check_servers(L: int) -> int:
-    return positive_int(L, name="number of servers")
+    return server_count(L, name="number of servers")
 
 
 def _check_m(m: int) -> int:

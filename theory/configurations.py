@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from theory.budgets import MAX_CONFIGURATIONS, BudgetExceeded
-from theory.numbers import Number, _short, as_list, fits, positive_int, to_numbers
+from theory.numbers import Number, _short, as_list, fits, positive_int, to_numbers, written
 from theory.progress import Progress
 
 __all__ = [
@@ -63,17 +63,13 @@ def as_capacity(capacity: object, dim: int) -> list[Number]:
     cap = to_numbers(given, name="capacity")
     for c, g in zip(cap, given, strict=True):
         if not c > 0:
-            raise ValueError(f"capacity must be positive, got {_written(g)}")
+            raise ValueError(f"capacity must be positive, got {written(g)}")
     if len(cap) == 1 and not isinstance(capacity, list | tuple | np.ndarray):
         cap = cap * dim
     if len(cap) != dim:
         raise ValueError(f"capacity has {len(cap)} resources, sizes have {dim}")
     return cap
 
-
-def _written(x: object) -> str:
-    """A number as the user wrote it (text as is, never ``Fraction(0, 1)``)."""
-    return str(x) if isinstance(x, str | int | float | Fraction | np.number) else _short(x)
 
 
 def _load(k: Sequence[int], rows: list[list[Number]], d: int) -> Number:
@@ -211,7 +207,7 @@ def maximal_configurations(sizes: Sequence[object], capacity: object = 1, *,
 
 
 def _fmt_row(r: Sequence[Number]) -> str:
-    s = ", ".join(_written(v) for v in r)
+    s = ", ".join(written(v) for v in r)
     return s if len(r) == 1 else f"({s})"
 
 

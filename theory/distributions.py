@@ -29,7 +29,7 @@ import numpy as np
 from scipy import integrate, optimize, stats
 
 from theory.budgets import MEMORY_BUDGET, check_budget
-from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers
+from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers, written
 from theory.progress import Progress
 
 __all__ = [
@@ -203,9 +203,10 @@ class Discrete(SizeDistribution):
         else:
             self.dim = 1
             flat = _read(sizes, "sizes")
-            for v in flat:
+            for i, v in enumerate(flat):
                 if not v > 0:
-                    raise ValueError(f"sizes must be positive, got {v}")
+                    raise ValueError(f"sizes must be positive, got sizes[{i}] = "
+                                     f"{written(as_list(sizes)[i])}")
             keys = [(v,) for v in flat]
         if probs is None:
             probs = [Fraction(1, len(keys))] * len(keys)

@@ -37,6 +37,7 @@ __all__ = [
     "MAX_TEXT_LENGTH",
     "Number",
     "to_number",
+    "written",
     "to_numbers",
     "to_float_checked",
     "as_list",
@@ -45,6 +46,8 @@ __all__ = [
     "common_denominator",
     "as_float",
     "positive_int",
+    "server_count",
+    "server_count",
 ]
 
 #: Relative tolerance for deciding ``sum(k_i * s_i) <= capacity`` with float inputs:
@@ -187,6 +190,11 @@ def _short(x: object, limit: int = 60) -> str:
     return r if len(r) <= limit else r[: limit - 3] + "..."
 
 
+def written(x: object) -> str:
+    """A number as the user wrote it (text as is, never ``Fraction(0, 1)``)."""
+    return str(x) if isinstance(x, str | int | float | Fraction | np.number) else _short(x)
+
+
 def to_float_checked(x: object, name: str = "value") -> float:
     """``float(x)`` for a number, refusing what float64 cannot hold (``ValueError``).
 
@@ -285,8 +293,17 @@ def as_float(xs: Iterable[Number], *, name: str = "values") -> np.ndarray:
     return np.array([to_float_checked(x, name) for x in as_list(xs, name=name)], dtype=float)
 
 
-def positive_int(x: object, *, name: str = "value") -> int:
-    """A positive integer (a server count, a level): bools and floats are rejected."""
+def positive_int(x: object, *, name: str = "value", at_most: int | None = None) -> int:
+    """A positive integer (a server count, a level), at most ``at_most`` if given: bools
+    and floats are rejected."""
     if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer) or x < 1:
         raise ValueError(f"{name} must be a positive integer, got {_short(x)}")
+    if at_most is not None and x > at_most:
+        raise ValueError(f"{name} is {_short(x)}, above the limit {at_most:,}")
     return int(x)
+
+
+def server_count(x: object, *, name: str = "servers") -> int:
+    """A number of servers: a positive integer up to 2^53 (exact in float64, which the
+    LPs and simulators count in)."""
+    return positive_int(x, name=name, at_most=MAX_EXACT_INT)
