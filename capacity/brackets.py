@@ -27,7 +27,7 @@ from theory.bounds import mean_size_bound
 from theory.budgets import MAX_LP_TYPES, check_budget
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, _short, positive_int, server_count, to_float_checked
-from theory.partitions import Partition, quantile_partition, type_probabilities
+from theory.partitions import Partition, grid_partition, quantile_partition, type_probabilities
 from theory.progress import Progress
 
 __all__ = ["Bracket", "require_distribution", "rounded_rho_star", "partition_bracket",
@@ -197,9 +197,9 @@ def quantile_brackets(
     return out
 
 
-def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
+def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
                  method: str = "auto", max_types: int = MAX_LP_TYPES) -> Bracket:
-    """rho* of a finite-type distribution bracketed on a grid of ``1/grid`` (capacity 1).
+    """rho* bracketed on a grid of ``1/grid`` (capacity 1).
 
     Every size (every resource of a vector size) is rounded up, resp. down, to a
     multiple of 1/grid: the partition of PG21 Thm. 1 into grid cells, which keeps each
@@ -208,11 +208,24 @@ def grid_bracket(dist: Discrete, grid: int, *, servers: int = 1,
     so the two LPs are fast even for a trace with hundreds of distinct sizes. The upper
     end is also capped by Lemma 2 (in every resource). A side with more than
     ``max_types`` distinct rounded sizes is refused before its LP is built.
+
+    A scalar law with a density is bracketed on the grid cells ``((i-1)/G, i/G]`` over
+    its support (:func:`partition_bracket` with :func:`theory.partitions.grid_partition`),
+    refused before the cells are built when they exceed ``max_types``.
     """
     g = positive_int(grid, name="grid")
     server_count(servers)
-    require_distribution(dist, discrete=True)
+    require_distribution(dist)
     budget = positive_int(max_types, name="max_types")
+    if not isinstance(dist, Discrete):
+        if dist.dim != 1:
+            raise ValueError("grid_bracket of a law with a density needs scalar sizes")
+        lo, hi = (Fraction(v) for v in dist.support())
+        check_budget(math.ceil(hi * g) - math.floor(lo * g), budget,
+                     what=f"the grid 1/{g} over the support [{_num(lo)}, {_num(hi)}]",
+                     option="max_types", unit="cells", hint="a coarser grid has fewer cells")
+        return partition_bracket(dist, grid_partition(g, lo, hi), servers=servers,
+                                 method=method, max_types=budget)
     sizes = dist.sizes if dist.dim > 1 else [(s,) for s in dist.sizes]
     sides = []
     for up in (True, False):

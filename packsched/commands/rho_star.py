@@ -89,7 +89,8 @@ def add_parser(sub: Any) -> None:
                    help="also the reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3)")
     o.add_argument("--grid", type=integer(0), metavar="G",
                    help="bracket rho* by rounding sizes up and down to multiples of 1/G "
-                        "(PG21 Thm. 1 with grid cells; 0 = exact)")
+                        "(PG21 Thm. 1 with grid cells; also for a continuous --dist; 0 = exact "
+                        "for finitely many sizes)")
     o.add_argument("--finished-only", action="store_true",
                    help="google2011: keep only tasks that finished (PG21 VII-B)")
     o.add_argument("--max-configurations", type=integer(1), metavar="N",
@@ -175,13 +176,14 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]
         "servers": args.servers, "method": f"grid-bracket (1/{grid})",
         "lp_method": b.lower.method, "grid": grid,
         "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
+        "lemma2_bound": b.lemma2,
         # PG21 Thm. 1 with grid cells: sizes rounded up give the lower bound (mixture),
         # sizes rounded down give the upper bound (dual prices)
         "mixture": [t.as_dict(b.lower.sizes) for t in b.lower.mixture],
         "mixture_of": "sizes rounded up to the grid",
         "dual": b.upper.dual, "dual_sizes": b.upper.sizes,
         "dual_of": "sizes rounded down to the grid",
-        "seconds": b.lower.seconds + b.upper.seconds, "lemma2_bound": b.lemma2,
+        "seconds": b.lower.seconds + b.upper.seconds,
     }
 
 
@@ -210,7 +212,9 @@ def run(args: argparse.Namespace) -> int:
     res = None
     with stdout_to_stderr(args.json):
         grid = _default_grid(inp, args)
-        if isinstance(inp.dist, Discrete) and grid > 0:
+        if grid > 0:
+            if args.levels is not None and args.grid is not None:
+                raise UsageError("--grid and --levels are two partitions: give one")
             out = _grid(inp, args, grid)
         elif isinstance(inp.dist, Discrete):
             if args.levels is not None:

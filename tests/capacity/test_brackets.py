@@ -194,3 +194,18 @@ def test_grid_partition_bracket_of_a_uniform():
     d = Uniform("0.1", "0.9")
     b = partition_bracket(d, grid_partition(50, *d.support()), servers=5)
     assert b.certified and float(b.lo) <= 10 <= float(b.hi) + 1e-12
+
+
+def test_grid_bracket_of_a_law_with_a_density_is_the_grid_partition_bracket():
+    from capacity.brackets import grid_bracket, partition_bracket
+    from theory.budgets import BudgetExceeded
+    from theory.partitions import grid_partition
+
+    d = Uniform("0.15", "0.85")
+    b = grid_bracket(d, 40, servers=2)
+    ref = partition_bracket(d, grid_partition(40, *d.support()), servers=2)
+    assert (b.lo, b.hi) == (ref.lo, ref.hi) and float(b.lo) <= 4 <= float(b.hi)
+    # 28 cells cover (0.15, 0.85] on the grid 1/40; one fewer is over budget
+    grid_bracket(d, 40, max_types=28)
+    with pytest.raises(BudgetExceeded, match="28 cells"):
+        grid_bracket(d, 40, max_types=27)
