@@ -120,7 +120,7 @@ def _call(name):
     ("grid1", ValueError, "too coarse.*grid >= 2"),
     ("probs-str", ValueError, "probs must be a list"),
     ("qb-list", TypeError, r"pass Discrete\(\[0.4, 0.6\]\)"),
-    ("grid-list", TypeError, r"Discrete distribution.*pass Discrete"),
+    ("grid-list", TypeError, r"size distribution.*pass Discrete"),
 ])
 def test_overflow_and_wrong_containers(name, exc, pattern):
     with pytest.raises(exc, match=pattern):

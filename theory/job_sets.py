@@ -1,0 +1,181 @@
+"""Finite job sets on a finite set of machines (XLL21 Sec. II-A, FL24 Sec. 3).
+
+A :class:`JobSet` holds, per job, an arrival (release) time, a processing time, a
+weight and an R-dimensional demand; :class:`Machines` holds one capacity vector per
+machine. XLL21 reads ``demand[:, 0]`` as CPU cores d_j and ``demand[:, 1]`` (when
+present) as memory m_j, every field an integer (XLL21 II-A: "All d_j, m_j and p_j are
+integers"; arrivals are slot indices); FL24 reads demands as fractions of a machine.
+
+Both classes validate on construction (lengths, finiteness, signs, unique ids) and are
+immutable; the arrays are read-only float64.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["JobSet", "Machines", "require_integers", "check_fits"]
+
+
+def _array(x: object, name: str, ndim: int) -> np.ndarray:
+    try:
+        a = np.array(x, dtype=float)
+    except (TypeError, ValueError) as e:
+        raise ValueError(f"{name} must be numbers: {e}") from None
+    if ndim == 2 and a.ndim == 1:
+        a = a[:, None]
+    if a.ndim != ndim:
+        raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} must be finite")
+    a.setflags(write=False)
+    return a
+
+
+def _ids(ids: Sequence[object] | None, n: int, what: str) -> tuple[str, ...]:
+    out = tuple(str(i) for i in (range(n) if ids is None else ids))
+    if len(out) != n:
+        raise ValueError(f"{len(out)} ids for {n} {what}")
+    seen: set[str] = set()
+    for i in out:
+        if i in seen:
+            raise ValueError(f"{what} id {i!r} appears twice")
+        seen.add(i)
+    return out
+
+
+@dataclass(frozen=True)
+class JobSet:
+    """N jobs: ``arrival`` (N,), ``processing`` (N,), ``weight`` (N,), ``demand`` (N, R).
+
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[1, 2, 3], demand=[[2, 1], [1, 1], [3, 2]])
+    >>> jobs.n, jobs.resources, jobs.volume().tolist()
+    (3, 2, [2.0, 2.0, 9.0])
+    """
+
+    arrival: np.ndarray
+    processing: np.ndarray
+    demand: np.ndarray
+    weight: np.ndarray | None = None
+    ids: tuple[str, ...] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        a = _array(self.arrival, "arrival", 1)
+        n = len(a)
+        if n == 0:
+            raise ValueError("a job set needs at least one job")
+        p = _array(self.processing, "processing", 1)
+        d = _array(self.demand, "demand", 2)
+        w = _array(np.ones(n) if self.weight is None else self.weight, "weight", 1)
+        for name, arr in (("processing", p), ("demand", d), ("weight", w)):
+            if arr.shape[0] != n:
+                raise ValueError(f"{n} arrivals but {arr.shape[0]} {name} entries")
+        if np.any(a < 0):
+            raise ValueError(f"arrival must be >= 0 (job {int(np.argmax(a < 0))})")
+        if np.any(p <= 0):
+            raise ValueError(f"processing must be > 0 (job {int(np.argmax(p <= 0))})")
+        if np.any(w <= 0):
+            raise ValueError(f"weight must be > 0 (job {int(np.argmax(w <= 0))})")
+        if d.shape[1] == 0 or np.any(d < 0):
+            raise ValueError("demand must have at least one resource, every entry >= 0")
+        if np.any(d.max(axis=1) <= 0):
+            raise ValueError(f"job {int(np.argmax(d.max(axis=1) <= 0))} demands nothing")
+        object.__setattr__(self, "arrival", a)
+        object.__setattr__(self, "processing", p)
+        object.__setattr__(self, "demand", d)
+        object.__setattr__(self, "weight", w)
+        object.__setattr__(self, "ids", _ids(self.ids, n, "job"))
+
+    @property
+    def n(self) -> int:
+        return len(self.arrival)
+
+    @property
+    def resources(self) -> int:
+        return int(self.demand.shape[1])
+
+    def volume(self, resource: int = 0) -> np.ndarray:
+        """v_j = p_j d_j in one resource (XLL21 II-A: cores x processing time)."""
+        return self.processing * self.demand[:, resource]
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __repr__(self) -> str:
+        return (f"JobSet({self.n} jobs, {self.resources} resource(s), arrivals "
+                f"{self.arrival.min():g}..{self.arrival.max():g})")
+
+
+@dataclass(frozen=True)
+class Machines:
+    """M machines, ``capacity`` (M, R) (XLL21: column 0 cores C_i, column 1 memory M_i).
+
+    >>> Machines([[64, 128], [16, 32]]).total().tolist()
+    [80.0, 160.0]
+    """
+
+    capacity: np.ndarray
+    ids: tuple[str, ...] | None = field(default=None)
+
+    def __post_init__(self) -> None:
+        c = _array(self.capacity, "capacity", 2)
+        if c.shape[0] == 0 or c.shape[1] == 0:
+            raise ValueError("a cluster needs at least one machine and one resource")
+        if np.any(c <= 0):
+            raise ValueError(f"capacities must be > 0 (machine {int(np.argmax((c <= 0).any(1)))})")
+        object.__setattr__(self, "capacity", c)
+        object.__setattr__(self, "ids", _ids(self.ids, c.shape[0], "machine"))
+
+    @property
+    def m(self) -> int:
+        return int(self.capacity.shape[0])
+
+    @property
+    def resources(self) -> int:
+        return int(self.capacity.shape[1])
+
+    def total(self) -> np.ndarray:
+        """Sum of capacities per resource (XLL21's C = sum_i C_i)."""
+        return self.capacity.sum(axis=0)
+
+    def __len__(self) -> int:
+        return self.m
+
+    def __repr__(self) -> str:
+        return f"Machines({self.m} machines, {self.resources} resource(s))"
+
+
+def require_integers(jobs: JobSet, machines: Machines | None = None, *,
+                     what: str = "XLL21") -> None:
+    """XLL21 II-A: arrivals, processing times, demands and capacities are integers."""
+    for name, arr in (("arrival", jobs.arrival), ("processing", jobs.processing),
+                      ("demand", jobs.demand)):
+        bad = np.flatnonzero((arr != np.round(arr)).reshape(len(arr), -1).any(axis=1))
+        if bad.size:
+            j = int(bad[0])
+            raise ValueError(f"{what} needs integer {name}s; job {jobs.ids[j]!r} has "
+                             f"{arr[j].tolist()}")
+    if machines is not None:
+        c = machines.capacity
+        bad = np.flatnonzero((c != np.round(c)).any(axis=1))
+        if bad.size:
+            i = int(bad[0])
+            raise ValueError(f"{what} needs integer capacities; machine "
+                             f"{machines.ids[i]!r} has {c[i].tolist()}")
+
+
+def check_fits(jobs: JobSet, machines: Machines) -> None:
+    """Every job fits on at least one machine in every resource at once, else a
+    ``ValueError`` naming the first job that fits none."""
+    if jobs.resources != machines.resources:
+        raise ValueError(f"jobs demand {jobs.resources} resource(s) but machines have "
+                         f"{machines.resources}")
+    fits = (jobs.demand[:, None, :] <= machines.capacity[None, :, :]).all(axis=2).any(axis=1)
+    if not fits.all():
+        j = int(np.argmin(fits))
+        raise ValueError(f"job {jobs.ids[j]!r} with demand {jobs.demand[j].tolist()} fits "
+                         f"no machine (largest capacities "
+                         f"{machines.capacity.max(axis=0).tolist()})")
