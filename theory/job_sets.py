@@ -13,7 +13,7 @@ immutable; the arrays are read-only float64.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -59,8 +59,8 @@ class JobSet:
     arrival: np.ndarray
     processing: np.ndarray
     demand: np.ndarray
-    weight: np.ndarray | None = None
-    ids: tuple[str, ...] | None = field(default=None)
+    weight: np.ndarray = None  # type: ignore[assignment]  # default: ones
+    ids: tuple[str, ...] = ()  # default: "0", "1", ...
 
     def __post_init__(self) -> None:
         a = _array(self.arrival, "arrival", 1)
@@ -87,7 +87,7 @@ class JobSet:
         object.__setattr__(self, "processing", p)
         object.__setattr__(self, "demand", d)
         object.__setattr__(self, "weight", w)
-        object.__setattr__(self, "ids", _ids(self.ids, n, "job"))
+        object.__setattr__(self, "ids", _ids(self.ids or None, n, "job"))
 
     @property
     def n(self) -> int:
@@ -118,7 +118,7 @@ class Machines:
     """
 
     capacity: np.ndarray
-    ids: tuple[str, ...] | None = field(default=None)
+    ids: tuple[str, ...] = ()  # default: "0", "1", ...
 
     def __post_init__(self) -> None:
         c = _array(self.capacity, "capacity", 2)
@@ -127,7 +127,7 @@ class Machines:
         if np.any(c <= 0):
             raise ValueError(f"capacities must be > 0 (machine {int(np.argmax((c <= 0).any(1)))})")
         object.__setattr__(self, "capacity", c)
-        object.__setattr__(self, "ids", _ids(self.ids, c.shape[0], "machine"))
+        object.__setattr__(self, "ids", _ids(self.ids or None, c.shape[0], "machine"))
 
     @property
     def m(self) -> int:
@@ -160,7 +160,7 @@ def require_integers(jobs: JobSet, machines: Machines | None = None, *,
                              f"{arr[j].tolist()}")
     if machines is not None:
         c = machines.capacity
-        bad = np.flatnonzero((c != np.round(c)).any(axis=1))
+        bad = np.flatnonzero(np.any(c != np.round(c), axis=1))
         if bad.size:
             i = int(bad[0])
             raise ValueError(f"{what} needs integer capacities; machine "
@@ -173,7 +173,8 @@ def check_fits(jobs: JobSet, machines: Machines) -> None:
     if jobs.resources != machines.resources:
         raise ValueError(f"jobs demand {jobs.resources} resource(s) but machines have "
                          f"{machines.resources}")
-    fits = (jobs.demand[:, None, :] <= machines.capacity[None, :, :]).all(axis=2).any(axis=1)
+    within = np.asarray(jobs.demand[:, None, :] <= machines.capacity[None, :, :])
+    fits = np.any(np.all(within, axis=2), axis=1)
     if not fits.all():
         j = int(np.argmin(fits))
         raise ValueError(f"job {jobs.ids[j]!r} with demand {jobs.demand[j].tolist()} fits "
