@@ -63,6 +63,40 @@ ERRATA: list[Erratum] = [
                  "the right side is 0.71 > 0.7.",
         check="PG21.Thm2.constants",
     ),
+    Erratum(
+        id="XLL21.Alg1.line7",
+        location="XLL21 Sec. III-A, Algorithm 1, line 7",
+        printed="lambda_j(t+1) = max{0, lambda_j(t) + mu (p_j/(1 - a_j) - sum_i x_j^i z_j^i)}",
+        corrected="p_j/(Gamma - a_j), the target rate of the soft constraint (7) that the "
+                  "dual update (10) uses.",
+        instance="a job with a_j = 3, p_j = 2 that is never served (Gamma = 10, mu = 1): "
+                 "the printed target -1 keeps lambda_j at 0 for ever; eq. (7)'s 2/7 makes "
+                 "it grow by 2/7 per slot. At a_j = 1 the printed target divides by zero.",
+        check="XLL21.Alg1.line7",
+    ),
+    Erratum(
+        id="XLL21.Lemma1.eq22",
+        location="XLL21 Sec. IV-A, Lemma 1, eq. (22)",
+        printed="y_j = 1 if sum_{n<=j} d_n <= C; 0 if sum_{n<=j} d_n >= C; "
+                "(C - sum_{n<j} d_n)/d_j otherwise",
+        corrected="0 if sum_{n<j} d_n >= C: as printed the first two cases overlap and the "
+                  "second swallows the third, so the job that only partly fits gets 0.",
+        instance="one job with omega < 0, d_1 = 4 cores, C = 3: printed y_1 = 0, the "
+                 "optimum of P3 (z = 1) is y_1 = 3/4.",
+        check="XLL21.Lemma1",
+    ),
+    Erratum(
+        id="XLL21.Lemma2.eq39",
+        location="XLL21 Sec. IV-C, Lemma 2, eq. (39)",
+        printed="y_j = max{1, p_j(t)} if gamma_j >= d_j; max{gamma_j/d_j, p_j(t)} if "
+                "0 < gamma_j < d_j",
+        corrected="min{1, p_j(t)} and min{gamma_j/d_j, p_j(t)}: (38c) y_j <= p_j(t) and "
+                  "(38d) y_j <= 1 bound every rate from above.",
+        instance="one job, p_1 = p_1(t) = 3, d_1 = 1, C = 1: printed y_1 = 3 breaks (38d); "
+                 "p_1(t) = 1/4, d_1 = 4, C = 2: printed y_1 = 1/2 breaks (38c); the "
+                 "optima are 1 and 1/4.",
+        check="XLL21.Lemma2",
+    ),
 ]
 
 

@@ -29,6 +29,8 @@ __all__ = [
     "dynamic_regret",
     "thm2_ratio",
     "service_gaps",
+    "long_term_target",
+    "dual_step",
 ]
 
 
@@ -194,3 +196,24 @@ def service_gaps(y: object, arrival: object, completion: object) -> np.ndarray:
             longest = max(longest, run)
         out[j] = longest
     return out
+
+
+def long_term_target(arrival: object, processing: object, gamma: float) -> np.ndarray:
+    """p_j / (Gamma - a_j): the per-slot rate of the soft constraint g_j of XLL21 eq. (7).
+
+    (Algorithm 1 line 7 prints p_j/(1 - a_j), negative for every a_j >= 2 and undefined
+    at a_j = 1; see the errata register.)
+    """
+    a = np.asarray(arrival, dtype=float)
+    if np.any(gamma <= a):
+        raise ValueError(f"Gamma = {gamma:g} must exceed every arrival (eq. (7))")
+    return np.asarray(processing, dtype=float) / (gamma - a)
+
+
+def dual_step(lam: object, mu: float, target: object, served: object) -> np.ndarray:
+    """lambda_j(t+1) = max{0, lambda_j(t) + mu (target_j - served_j)}, XLL21 eq. (10),
+    with target_j of eq. (7) and served_j = sum_i x_j^i(t) z_j^i(t)."""
+    if not np.isfinite(mu) or mu <= 0:
+        raise ValueError(f"the step size mu must be > 0, got {mu!r}")
+    return np.maximum(0.0, np.asarray(lam, dtype=float)
+                      + mu * (np.asarray(target, dtype=float) - np.asarray(served, float)))

@@ -1,3 +1,8 @@
 """Check modules; importing this package registers every check."""
 
-from proofs_checks.checks import pg18_region, pg21_capacity, pg21_dynamics  # noqa: F401
+from proofs_checks.checks import (  # noqa: F401
+    pg18_region,
+    pg21_capacity,
+    pg21_dynamics,
+    xll21_closed_forms,
+)

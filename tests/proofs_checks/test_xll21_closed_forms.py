@@ -1,0 +1,50 @@
+"""XLL21 closed-form checks hold, and fail when the form under them is a wrong one."""
+
+from __future__ import annotations
+
+import numpy as np
+import sympy as sp
+
+import proofs_checks.checks.xll21_closed_forms as m
+from proofs_checks.registry import get_check
+from proofs_checks.symbolic_knapsack import Case, kkt_certificate
+
+
+def test_the_checks_hold():
+    for cid in ("XLL21.Lemma1", "XLL21.Lemma2", "XLL21.Eq5", "XLL21.Alg1.line7"):
+        assert get_check(cid).func(True).verdict == "holds", cid
+
+
+def test_printed_forms_fail_where_the_errata_say():
+    ok1, _, ev1 = m._run(m.lemma1_cases, m._lemma1, m.EQ22_PRINTED, m.EQ22_PRINTED)
+    ok2, _, ev2 = m._run(m.lemma2_cases, m._lemma2, m.EQ39_PRINTED, m.EQ39_PRINTED)
+    assert not ok1 and not ev1["second job partly fits"]["optimal"]
+    assert not ok2 and not ev2["job 1 fills C exactly (gamma_2 = 0)"]["optimal"]
+
+
+def test_a_wrong_ranking_is_caught():
+    """Lemma 1 with the jobs' rates filled in decreasing omega (the wrong end first)."""
+    ok, _, _ = m._run(m.lemma1_cases, _reversed_lemma1, m.EQ22_CORRECTED, m.EQ22_CORRECTED)
+    assert not ok
+
+
+def _reversed_lemma1(cases: list[Case], inst: dict):
+    flipped = dict(inst, omega=list(reversed(inst["omega"])))
+    y, used, _ = m._lemma1(cases, flipped)
+    c = [inst["omega"][j] * m.D[j] for j in range(3)]
+    return y, used, kkt_certificate(c, m.D, [sp.Integer(1)] * 3, inst["C"], y)
+
+
+def test_kkt_certificate_rejects_an_infeasible_and_a_suboptimal_point():
+    d = [sp.Integer(1), sp.Integer(1)]
+    u = [sp.Integer(1)] * 2
+    cost = [sp.Integer(-2), sp.Integer(-1)]
+    assert kkt_certificate(cost, d, u, sp.Integer(1), [1, 0])["optimal"]
+    assert not kkt_certificate(cost, d, u, sp.Integer(1), [0, 1])["optimal"]
+    assert not kkt_certificate(cost, d, u, sp.Integer(1), [1, 1])["optimal"]
+
+
+def test_alg1_check_fails_if_the_target_were_the_printed_one(monkeypatch):
+    monkeypatch.setattr(m, "long_term_target",
+                        lambda a, p, g: np.asarray(p, float) / (1 - np.asarray(a, float)))
+    assert m.check_alg1_line7(True).verdict == "violated"
