@@ -492,3 +492,45 @@ def knapsack_dp2(values: np.ndarray, sizes: np.ndarray, capacity: tuple[int, int
     val = dp[C0, C1]
     return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True,
                           (C0 + 1) * (C1 + 1), improving)
+
+
+def knapsack_01(values: object, weights: object, capacity: int, *,
+                max_cells: int = 50_000_000) -> np.ndarray:
+    """Exact 0/1 knapsack by dynamic programming over integer weights: the indices of a
+    subset maximising the sum of values with sum of weights <= capacity (items of
+    value <= 0 are never taken). O(n * capacity) time; XLL21 Thm. 1 counts this
+    O(n(t) M_i) per machine for the z-step of Algorithm 1."""
+    v = np.asarray(values, dtype=float).reshape(-1)
+    w = np.asarray(weights, dtype=float).reshape(-1)
+    if v.shape != w.shape or not np.all(np.isfinite(v)) or not np.all(np.isfinite(w)):
+        raise ValueError("knapsack_01 needs finite values and weights of the same length")
+    if np.any(w < 0) or np.any(w != np.round(w)):
+        raise ValueError("knapsack_01 needs non-negative integer weights")
+    if isinstance(capacity, bool) or int(capacity) != capacity or capacity < 0:
+        raise ValueError(f"capacity must be a non-negative integer, got {capacity!r}")
+    cap = int(capacity)
+    items = np.flatnonzero((v > 0) & (w <= cap))
+    free = items[w[items] == 0]
+    items = items[w[items] > 0]
+    if items.size == 0:
+        return np.sort(free)
+    cap = min(cap, int(w[items].sum()))
+    if (cap + 1) * items.size > max_cells:
+        raise ValueError(f"knapsack_01: {items.size} items x capacity {cap} exceeds "
+                         f"{max_cells:,} table cells")
+    best = np.zeros(cap + 1)
+    take = np.zeros((items.size, cap + 1), dtype=bool)
+    for r, j in enumerate(items):
+        wj = int(w[j])
+        cand = best[:-wj] + v[j] if wj <= cap else np.zeros(0)
+        better = np.zeros(cap + 1, dtype=bool)
+        better[wj:] = cand > best[wj:]
+        take[r] = better
+        best = np.where(better, np.concatenate([np.zeros(wj), cand]), best)
+    chosen = []
+    c = cap
+    for r in range(items.size - 1, -1, -1):
+        if take[r, c]:
+            chosen.append(items[r])
+            c -= int(w[items[r]])
+    return np.sort(np.concatenate([free, np.array(chosen, dtype=np.int64)])).astype(np.int64)

@@ -20,7 +20,7 @@ import numpy as np
 
 from theory.numbers import FEASIBILITY_RTOL
 
-__all__ = ["InvariantReport", "check_slotted_run"]
+__all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,75 @@ def check_slotted_run(
                 break
     del n
     return InvariantReport(not bad, bad, worst)
+
+
+def check_preemptive_run(res: object) -> dict:
+    """Invariants of an XLL21-family run (:class:`policies.preemptive.ScheduleResult`),
+    rebuilt from its record of (job, machine, cores, slot):
+
+    * no machine given more than C_i cores in a slot (eq. (4b)); no job more than d_j
+      (eq. (2)); cores are non-negative integers;
+    * nothing served in a slot <= a_j, or after the job's completion slot c_j;
+    * a finished job's served cores sum to at least d_j p_j, and to less before c_j (it
+      completes in the first slot its volume is done, eq. (1)); an unfinished job has
+      less than d_j p_j.
+
+    (Memory, eq. (4c), is checked slot by slot when the allocation is applied.)
+    """
+    from policies.preemptive.result import ScheduleResult
+
+    assert isinstance(res, ScheduleResult)
+    jobs, C = res.jobs, res.machines.capacity[:, 0]
+    job, machine, cores, slot = res.record
+    bad: list[str] = []
+    if cores.size and cores.min() < 0:
+        bad.append("negative cores")
+    T, M, N = res.slots, res.machines.m, jobs.n
+    if slot.size and (slot.min() < 1 or slot.max() > T or machine.min() < 0
+                      or machine.max() >= M or job.min() < 0 or job.max() >= N):
+        return {"ok": False, "violations": ["record outside slots 1..T, the machines or "
+                                            "the jobs"]}
+    per_machine = np.zeros((T + 1, M))
+    np.add.at(per_machine, (slot, machine), cores)
+    over = np.argwhere(per_machine > C[None, :])
+    if over.size:
+        t, i = over[0]
+        bad.append(f"slot {t}: machine {i} holds {per_machine[t, i]:g} cores of {C[i]:g}")
+    key = slot * N + job
+    uniq, inv = np.unique(key, return_inverse=True)
+    per_job_slot = np.zeros(uniq.size)
+    np.add.at(per_job_slot, inv, cores)
+    d = jobs.demand[:, 0]
+    jj = uniq % N
+    if np.any(per_job_slot > d[jj]):
+        r = int(np.argmax(per_job_slot - d[jj]))
+        bad.append(f"slot {uniq[r] // N}: job {jj[r]} given {per_job_slot[r]:g} cores, "
+                   f"demand {d[jj[r]]:g}")
+    early = slot <= jobs.arrival[job]
+    if np.any(early):
+        r = int(np.argmax(early))
+        bad.append(f"job {job[r]} served in slot {slot[r]}, it arrived at "
+                   f"{jobs.arrival[job[r]]:g}")
+    fin = res.completion > 0
+    late = fin[job] & (slot > res.completion[job])
+    if np.any(late):
+        r = int(np.argmax(late))
+        bad.append(f"job {job[r]} served in slot {slot[r]} after completing in "
+                   f"{res.completion[job[r]]}")
+    need = jobs.processing * d
+    total = np.zeros(N)
+    np.add.at(total, job, cores)
+    before = np.zeros(N)
+    np.add.at(before, job, np.where(slot < res.completion[job], cores, 0))
+    short = fin & (total < need)
+    if np.any(short):
+        bad.append(f"job {int(np.argmax(short))} marked complete with "
+                   f"{total[np.argmax(short)]:g} of {need[np.argmax(short)]:g} core-slots")
+    slow = fin & (before >= need)
+    if np.any(slow):
+        bad.append(f"job {int(np.argmax(slow))} had its volume before its completion slot")
+    if np.any(~fin & (total >= need)):
+        bad.append(f"job {int(np.argmax(~fin & (total >= need)))} has its volume but no "
+                   f"completion")
+    return {"ok": not bad, "violations": bad[:10], "checked": "cores (4b), demand (2), "
+            "arrival and completion windows, volume (1)"}

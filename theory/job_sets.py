@@ -167,16 +167,19 @@ def require_integers(jobs: JobSet, machines: Machines | None = None, *,
                              f"{machines.ids[i]!r} has {c[i].tolist()}")
 
 
-def check_fits(jobs: JobSet, machines: Machines) -> None:
-    """Every job fits on at least one machine in every resource at once, else a
-    ``ValueError`` naming the first job that fits none."""
-    if jobs.resources != machines.resources:
+def check_fits(jobs: JobSet, machines: Machines, *, resources: int | None = None) -> None:
+    """Every job fits on at least one machine in every resource at once (the first
+    ``resources`` resources if given), else a ``ValueError`` naming the first job that
+    fits none."""
+    r = jobs.resources if resources is None else resources
+    if jobs.resources < r or machines.resources < r or (
+            resources is None and jobs.resources != machines.resources):
         raise ValueError(f"jobs demand {jobs.resources} resource(s) but machines have "
                          f"{machines.resources}")
-    within = np.asarray(jobs.demand[:, None, :] <= machines.capacity[None, :, :])
+    dem, cap = jobs.demand[:, :r], machines.capacity[:, :r]
+    within = np.asarray(dem[:, None, :] <= cap[None, :, :])
     fits = np.any(np.all(within, axis=2), axis=1)
     if not fits.all():
         j = int(np.argmin(fits))
-        raise ValueError(f"job {jobs.ids[j]!r} with demand {jobs.demand[j].tolist()} fits "
-                         f"no machine (largest capacities "
-                         f"{machines.capacity.max(axis=0).tolist()})")
+        raise ValueError(f"job {jobs.ids[j]!r} with demand {dem[j].tolist()} fits "
+                         f"no machine (largest capacities {cap.max(axis=0).tolist()})")

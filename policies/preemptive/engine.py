@@ -1,0 +1,261 @@
+"""The slotted preemptive event loop of XLL21 (Sec. II-A), shared by its policies.
+
+Each slot t = 1, 2, ... the policy sees the jobs present (arrived, a_j < t, and
+unfinished) and returns, per job and machine, an integer number of cores u_j^i(t) and a
+memory indicator z_j^i(t). The engine checks the allocation against (4b)-(4d) and (4f)
+before applying it (cores and memory per machine, sum_i u_j^i <= d_j, integers, cores
+only where the memory is held), processes min(sum_i u_j^i z_j^i, remaining volume) of
+each job's volume d_j p_j (eq. (1)), and records the run. A job completing in slot c_j
+has flowtime f_j = c_j - a_j.
+
+A policy is a :class:`PreemptivePolicy`: ``reset(jobs, machines)`` once, then
+``allocate(view)`` each slot, in plain Python (the built-in ones are vectorised).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from policies.preemptive.result import ScheduleResult
+from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.fractional_flowtime import check_k, fractional_weight
+from theory.job_sets import JobSet, Machines, check_fits, require_integers
+
+__all__ = ["SlotView", "Allocation", "PreemptivePolicy", "run_schedule", "slot_bound",
+           "RECORD_BYTES"]
+
+#: bytes per recorded (job, machine, slot) allocation
+RECORD_BYTES = 24
+
+
+@dataclass(frozen=True)
+class SlotView:
+    """What a policy sees in slot ``t``: the present jobs (``index`` into the job set)
+    with their parameters and remaining processing time p_j(t) (volume left / d_j), the
+    machines, and the cores each present job held on each machine in slot t - 1."""
+
+    t: int
+    index: np.ndarray  # (n,) job indices, increasing
+    arrival: np.ndarray  # (n,)
+    processing: np.ndarray  # (n,) p_j
+    cores: np.ndarray  # (n,) d_j
+    memory: np.ndarray  # (n,) m_j (zeros when memory is not modelled)
+    remaining: np.ndarray  # (n,) p_j(t) = remaining volume / d_j
+    remaining_volume: np.ndarray  # (n,) integer core-slots left
+    machine_cores: np.ndarray  # (M,) C_i
+    machine_memory: np.ndarray  # (M,) M_i (inf when memory is not modelled)
+    previous: np.ndarray  # (n, M) cores held in slot t - 1
+    k: float
+
+    @property
+    def n(self) -> int:
+        return len(self.index)
+
+    def weights(self) -> np.ndarray:
+        """Eq. (5) weights (t - a_j)^k/p_j + p_j^(k-1) of the present jobs at slot t."""
+        return fractional_weight(self.t, self.arrival, self.processing, self.k)
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Integer cores (n, M) and, when memory is modelled, the memory indicator (n, M)
+    (default: memory held wherever cores are given)."""
+
+    cores: np.ndarray
+    memory: np.ndarray | None = None
+
+
+class PreemptivePolicy:
+    """Base class of XLL21-family policies."""
+
+    name = "policy"
+    uses_memory = False
+
+    def reset(self, jobs: JobSet, machines: Machines) -> None:
+        """Called once before slot 1."""
+
+    def allocate(self, view: SlotView) -> Allocation:
+        raise NotImplementedError
+
+
+def slot_bound(jobs: JobSet, machines: Machines) -> int:
+    """A cap on the slots of a run: max_j a_j + sum_j p_j d_j + max_j p_j, the horizon
+    within which one core per slot finishes every job (a policy slower than that is
+    starving jobs; the run stops there and says so)."""
+    a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
+    return int(a.max() + np.sum(p * d) + p.max())
+
+
+def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
+                 k: float = 2, memory: bool | None = None, max_slots: int | None = None,
+                 memory_budget: float = MEMORY_BUDGET) -> ScheduleResult:
+    """Run ``policy`` on a finite job set until every job completes (XLL21 II-A).
+
+    ``memory``: model memory (demand_1 against capacity_1, z of eq. (4c)); default:
+    when the policy uses memory and the jobs have a second resource. ``max_slots``
+    (default :func:`slot_bound`) stops a run that starves jobs; the result then lists
+    them as unfinished. Recording needs RECORD_BYTES per (job, machine) pair served in
+    a slot; a run whose record would pass ``memory_budget`` stops with
+    :class:`theory.budgets.BudgetExceeded`.
+    """
+    if not isinstance(policy, PreemptivePolicy):
+        raise TypeError(f"policy must be a PreemptivePolicy, got {type(policy).__name__}")
+    kf = check_k(k)
+    require_integers(jobs, machines)
+    use_mem = (policy.uses_memory and jobs.resources >= 2) if memory is None else bool(memory)
+    if use_mem and (jobs.resources < 2 or machines.resources < 2):
+        raise ValueError("memory=True needs a second resource (demand_1, capacity_1)")
+    check_fits(jobs, machines, resources=2 if use_mem else 1)
+    d = jobs.demand[:, 0].astype(np.int64)
+    if np.any(d < 1):
+        raise ValueError("XLL21 jobs demand at least one core (demand_0 >= 1)")
+    C = machines.capacity[:, 0].astype(np.int64)
+    mem = jobs.demand[:, 1].astype(np.int64) if use_mem else np.zeros(jobs.n, np.int64)
+    Mi = machines.capacity[:, 1].astype(float) if use_mem else np.full(machines.m, np.inf)
+    bound = slot_bound(jobs, machines) if max_slots is None else int(max_slots)
+    if bound < 1:
+        raise ValueError(f"max_slots must be >= 1, got {max_slots!r}")
+    a = jobs.arrival.astype(np.int64)
+    p = jobs.processing
+    volume = (jobs.processing * d).astype(np.int64)
+    left = volume.copy()
+    n, M = jobs.n, machines.m
+    order = np.argsort(a, kind="stable")
+    nxt = 0
+    present = np.zeros(0, dtype=np.int64)
+    prev_cores = np.zeros((0, M), dtype=np.int64)
+    completion = np.zeros(n, dtype=np.int64)
+    frac = np.zeros(n)
+    preempt = np.zeros(n, dtype=np.int64)
+    migrate = np.zeros(n, dtype=np.int64)
+    served_before = np.zeros(n, dtype=bool)  # served in the previous slot
+    last_set: list[frozenset[int] | None] = [None] * n
+    rec_job: list[np.ndarray] = []
+    rec_machine: list[np.ndarray] = []
+    rec_cores: list[np.ndarray] = []
+    rec_slot: list[np.ndarray] = []
+    records = 0
+    unfinished_work: list[int] = []
+    policy.reset(jobs, machines)
+    t0 = time.perf_counter()
+    t = 0
+    while t < bound:
+        t += 1
+        # arrivals: a job arriving at a_j is present from slot a_j + 1 on
+        new = []
+        while nxt < n and a[order[nxt]] < t:
+            new.append(order[nxt])
+            nxt += 1
+        if new:
+            grown = np.concatenate([present, np.array(new, dtype=np.int64)])
+            srt = np.argsort(grown, kind="stable")
+            prev_cores = np.concatenate([prev_cores, np.zeros((len(new), M), np.int64)])[srt]
+            present = grown[srt]
+        if present.size == 0:
+            unfinished_work.append(0)
+            if nxt == n:
+                break
+            continue
+        view = SlotView(t, present, a[present].astype(float), p[present], d[present].astype(float),
+                        mem[present].astype(float), left[present] / d[present],
+                        left[present].copy(), C.astype(float), Mi, prev_cores, kf)
+        alloc = policy.allocate(view)
+        u, z = _checked(alloc, view, policy.name, use_mem)
+        done_cores = (u * z).sum(axis=1)
+        processed = np.minimum(done_cores, left[present])
+        rates = processed / d[present]
+        frac[present] += view.weights() * rates
+        left[present] -= processed
+        served = done_cores > 0
+        # preemption: served in t - 1, unfinished, not served in t; migration: a
+        # service slot on another set of machines than the job's previous one
+        preempt[present] += (served_before[present] & ~served)
+        for row in np.flatnonzero(served):
+            j = int(present[row])
+            s = frozenset(np.flatnonzero(u[row] * z[row]).tolist())
+            if last_set[j] is not None and s != last_set[j]:
+                migrate[j] += 1
+            last_set[j] = s
+        served_before[present] = served
+        rows, cols = np.nonzero(u)
+        if rows.size:
+            records += rows.size
+            check_budget(records * RECORD_BYTES, memory_budget,
+                         what=f"the record of {policy.name} up to slot {t:,}",
+                         option="memory_budget", unit="bytes",
+                         hint="fewer jobs or machines")
+            rec_job.append(present[rows])
+            rec_machine.append(cols)
+            rec_cores.append(u[rows, cols])
+            rec_slot.append(np.full(rows.size, t, dtype=np.int64))
+        finished = left[present] == 0
+        completion[present[finished]] = t
+        keep = ~finished
+        present = present[keep]
+        prev_cores = u[keep]
+        unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
+        if present.size == 0 and nxt == n:
+            break
+    seconds = time.perf_counter() - t0
+    return ScheduleResult.build(
+        policy=policy.name, jobs=jobs, machines=machines, k=kf, memory=use_mem,
+        completion=completion, fractional=frac, preemptions=preempt, migrations=migrate,
+        record=(_cat(rec_job), _cat(rec_machine), _cat(rec_cores), _cat(rec_slot)),
+        unfinished_work=np.array(unfinished_work, dtype=np.int64), seconds=seconds,
+        slots=t, stopped=bool(left.sum() > 0))
+
+
+def _cat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+
+def _checked(alloc: object, view: SlotView, name: str, use_mem: bool
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """The allocation as integer cores u and 0/1 memory z, or a ValueError naming the
+    policy, the slot and the constraint of XLL21 eq. (4) it breaks."""
+    where = f"{name}, slot {view.t}"
+    if not isinstance(alloc, Allocation):
+        raise TypeError(f"{where}: allocate() must return an Allocation, got "
+                        f"{type(alloc).__name__}")
+    shape = (view.n, len(view.machine_cores))
+    u = np.asarray(alloc.cores)
+    if u.shape != shape:
+        raise ValueError(f"{where}: cores must have shape {shape}, got {u.shape}")
+    if u.dtype.kind == "f":
+        if not np.all(np.isfinite(u)) or np.any(u != np.round(u)):
+            raise ValueError(f"{where}: cores must be integers (eq. (4f))")
+    elif u.dtype.kind not in "iu":
+        raise ValueError(f"{where}: cores must be integers, got dtype {u.dtype}")
+    u = u.astype(np.int64)
+    if np.any(u < 0):
+        raise ValueError(f"{where}: negative cores")
+    if np.any(u.sum(axis=0) > view.machine_cores):
+        i = int(np.argmax(u.sum(axis=0) - view.machine_cores))
+        raise ValueError(f"{where}: machine {i} given {u[:, i].sum()} cores of "
+                         f"{int(view.machine_cores[i])} (eq. (4b))")
+    if np.any(u.sum(axis=1) > view.cores):
+        r = int(np.argmax(u.sum(axis=1) - view.cores))
+        raise ValueError(f"{where}: job {int(view.index[r])} given {u[r].sum()} cores, it "
+                         f"demands {int(view.cores[r])} (eq. (2), (4d))")
+    if alloc.memory is None:
+        z = (u > 0).astype(np.int64)
+    else:
+        zz = np.asarray(alloc.memory)
+        if zz.shape != shape:
+            raise ValueError(f"{where}: memory must have shape {shape}, got {zz.shape}")
+        if not np.all((zz == 0) | (zz == 1)):
+            raise ValueError(f"{where}: memory indicators must be 0 or 1 (eq. (4f))")
+        z = zz.astype(np.int64)
+        if np.any((u > 0) & (z == 0)):
+            raise ValueError(f"{where}: cores given on a machine without the job's memory "
+                             f"(z = 0; eq. (1) counts x z)")
+    if use_mem:
+        used = (view.memory[:, None] * z).sum(axis=0)
+        if np.any(used > view.machine_memory):
+            i = int(np.argmax(used - view.machine_memory))
+            raise ValueError(f"{where}: machine {i} holds memory {used[i]:g} of "
+                             f"{view.machine_memory[i]:g} (eq. (4c))")
+    return u, z
