@@ -23,6 +23,7 @@ from policies.preemptive.result import ScheduleResult
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.fractional_flowtime import check_k, fractional_weight
 from theory.job_sets import JobSet, Machines, check_fits, require_integers
+from theory.progress import Progress
 
 __all__ = ["SlotView", "Allocation", "PreemptivePolicy", "run_schedule", "slot_bound",
            "RECORD_BYTES"]
@@ -82,11 +83,12 @@ class PreemptivePolicy:
 
 
 def slot_bound(jobs: JobSet, machines: Machines) -> int:
-    """A cap on the slots of a run: max_j a_j + sum_j p_j d_j + max_j p_j, the horizon
-    within which one core per slot finishes every job (a policy slower than that is
-    starving jobs; the run stops there and says so)."""
+    """The default cap on the slots of a run: ten times max_j a_j + sum_j p_j d_j +
+    max_j p_j (the horizon within which one core per slot finishes every job) plus
+    10,000 slots, room for policies that wait on purpose (OCORP serves a job only once
+    its multiplier passes its weight). A run reaching it stops and says so."""
     a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
-    return int(a.max() + np.sum(p * d) + p.max())
+    return int(10 * (a.max() + np.sum(p * d) + p.max()) + 10_000)
 
 
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
@@ -108,6 +110,9 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     use_mem = (policy.uses_memory and jobs.resources >= 2) if memory is None else bool(memory)
     if use_mem and (jobs.resources < 2 or machines.resources < 2):
         raise ValueError("memory=True needs a second resource (demand_1, capacity_1)")
+    if use_mem and not policy.uses_memory:
+        raise ValueError(f"{policy.name} allocates cores only (single resource): run it "
+                         f"with memory=False")
     check_fits(jobs, machines, resources=2 if use_mem else 1)
     d = jobs.demand[:, 0].astype(np.int64)
     if np.any(d < 1):
@@ -142,8 +147,10 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     policy.reset(jobs, machines)
     t0 = time.perf_counter()
     t = 0
+    progress = Progress(f"{policy.name} on {n:,} jobs", unit="slots")
     while t < bound:
         t += 1
+        progress.update(t, note=f"{n - nxt + present.size:,} jobs left")
         # arrivals: a job arriving at a_j is present from slot a_j + 1 on
         new = []
         while nxt < n and a[order[nxt]] < t:
@@ -199,6 +206,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
         if present.size == 0 and nxt == n:
             break
+    progress.__exit__(None, None, None)
     seconds = time.perf_counter() - t0
     return ScheduleResult.build(
         policy=policy.name, jobs=jobs, machines=machines, k=kf, memory=use_mem,

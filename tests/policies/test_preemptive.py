@@ -61,7 +61,8 @@ def small_instances(memory: bool):
 def test_every_policy_finishes_with_its_invariants(inst, policy, memory):
     a, p, d, m, machines = inst
     jobs = JobSet(a, p, np.column_stack([d, m]))
-    r = run_schedule(policy(), jobs, Machines(machines), k=2, memory=memory)
+    r = run_schedule(policy(), jobs, Machines(machines), k=2,
+                     memory=memory and policy.uses_memory)
     assert r.invariants_ok, r.invariants
     assert not r.stopped and np.all(r.completion > jobs.arrival)
     assert np.all(r.flowtime >= jobs.processing)  # nobody beats full rate
@@ -165,12 +166,15 @@ def test_stopped_run_and_budget():
         run_schedule(SRPT(), jobs, Machines([[1]]), memory_budget=10)
 
 
-@pytest.mark.parametrize(("kw", "words"), [
-    ({"k": 0.5}, "k must be"), ({"memory": True}, "second resource"),
-    ({"max_slots": 0}, "max_slots")])
-def test_bad_arguments(kw, words):
+@pytest.mark.parametrize(("policy", "resources", "kw", "words"), [
+    (SRPT(), 1, {"k": 0.5}, "k must be"),
+    (SRPT(), 1, {"memory": True}, "second resource"),
+    (TransientSVF(), 2, {"memory": True}, "memory=False"),
+    (SRPT(), 1, {"max_slots": 0}, "max_slots")])
+def test_bad_arguments(policy, resources, kw, words):
+    jobs = JobSet([0], [1], [[1] * resources])
     with pytest.raises(ValueError, match=words):
-        run_schedule(SRPT(), JobSet([0], [1], [[1]]), Machines([[1]]), **kw)
+        run_schedule(policy, jobs, Machines([[1] * resources]), **kw)
 
 
 def test_non_integer_jobs_and_oversized_jobs_are_refused():
