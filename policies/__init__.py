@@ -6,14 +6,15 @@ weight), :class:`Cluster` (server capacities, heterogeneous allowed),
 :func:`check_slotted_run` (invariants), :func:`spawn_seeds`, :func:`judge_stability`
 (the stability verdict), :func:`sweep` and :func:`critical_load`.
 
-Families: :mod:`policies.slotted` (PG21 slotted single-resource model).
+Families: :mod:`policies.slotted` (PG21 slotted single-resource model),
+:mod:`policies.preemptive` (XLL21 slotted preemptive scheduling of finite job sets).
 """
 
 from policies.cluster import Cluster
 from policies.critical_load import CriticalLoad, critical_load, reference_rho_star
 from policies.invariants import InvariantReport, check_slotted_run
 from policies.metrics import SimulationResult
-from policies.registry import POLICIES, available_policies, make_policy
+from policies.registry import POLICIES, available_policies, make_policy, policies_of
 from policies.seeding import spawn_seeds
 from policies.slotted import (
     BFJ,
@@ -50,7 +51,7 @@ __all__ = [
     "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability",
     "Workload", "PoissonArrivals", "BernoulliArrivals", "GeometricService",
     "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
-    "google2011_workload", "POLICIES", "available_policies", "make_policy",
+    "google2011_workload", "POLICIES", "available_policies", "make_policy", "policies_of",
     "CriticalLoad", "critical_load", "reference_rho_star", "sweep", "pg21_workload",
     "arrival_rate_for",
 ]

@@ -14,7 +14,16 @@ from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
 
-__all__ = ["PolicyInfo", "POLICIES", "available_policies", "make_policy"]
+__all__ = ["PolicyInfo", "POLICIES", "FAMILIES", "available_policies", "make_policy",
+           "policies_of"]
+
+
+#: model families (DESIGN.md, "Simulation"); the policy name decides the family
+FAMILIES = {
+    "pg21-slotted": "PG21 slotted single-resource queueing (packsched simulate)",
+    "xll21-preemptive": "XLL21 slotted preemptive scheduling of a finite job set "
+                        "(packsched schedule)",
+}
 
 
 @dataclass(frozen=True)
@@ -23,7 +32,8 @@ class PolicyInfo:
     description: str
     reference: str
     parameters: str
-    factory: Callable[..., BuiltinPolicy]
+    factory: Callable[..., Any]
+    family: str = "pg21-slotted"
 
 
 def _vq(cls: type[VQS] | type[VQSBF]) -> Callable[..., BuiltinPolicy]:
@@ -55,6 +65,40 @@ def _maxweight(*, partition: Partition | None = None, dist: SizeDistribution | N
                               max_configurations=max_configurations)
 
 
+def _xll21(cls: type, **fixed: Any) -> Callable[..., Any]:
+    def make(**params: Any) -> Any:
+        return cls(**fixed, **params)
+    return make
+
+
+def _xll21_policies() -> list[PolicyInfo]:
+    from policies.preemptive import OCORP, OCORPM, SRF, SRPT, SRVF, SVF, Fair, OCORPPlus
+    from policies.preemptive import TransientSVF as TSVF
+
+    fam = "xll21-preemptive"
+    dual = "gamma (default eq. (27)), mu (default t^(k+0.5))"
+    return [
+        PolicyInfo("ocorp", "online dual algorithm, Lemma 1 on pooled cores, packed largest "
+                   "first", "XLL21 III-A, IV-A", dual, _xll21(OCORP), fam),
+        PolicyInfo("ocorp-plus", "OCORP with switching cost alpha (convex QP per slot)",
+                   "XLL21 IV-B, eqs. (31)-(32)", "alpha (default 10), " + dual,
+                   _xll21(OCORPPlus), fam),
+        PolicyInfo("ocorp-m", "OCORP+M: Algorithm 1, cores and memory (knapsack per "
+                   "machine)", "XLL21 III-A, Algorithm 1, Thm. 2", dual, _xll21(OCORPM), fam),
+        PolicyInfo("transient-svf", "smallest volume first with Lemma 2's rates",
+                   "XLL21 IV-C, Lemma 2, Thm. 6", "", _xll21(TSVF), fam),
+        PolicyInfo("srpt", "shortest remaining processing time first", "XLL21 VI-2", "",
+                   _xll21(SRPT), fam),
+        PolicyInfo("srvf", "smallest residual volume first", "XLL21 VI-2", "",
+                   _xll21(SRVF), fam),
+        PolicyInfo("svf", "smallest volume first", "XLL21 VI-2", "", _xll21(SVF), fam),
+        PolicyInfo("srf", "smallest resource (cores) first", "XLL21 VI-2", "",
+                   _xll21(SRF), fam),
+        PolicyInfo("fair", "equal rates for every present job (round robin)",
+                   "XLL21 II-C, Example 1, Table I", "", _xll21(Fair), fam),
+    ]
+
+
 POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
     PolicyInfo("bf-j", "Best-Fit, job's perspective, every slot", "PG21 IV-A", "",
                lambda **_: BFJ()),
@@ -74,12 +118,20 @@ POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
     PolicyInfo("maxweight", "MaxWeight over all configurations of a partition, renewed "
                "when a server empties", "PG21 III, Thm. 1", "partition (default: atoms of a "
                "discrete law, else the quantile partition X^(levels))", _maxweight),
+    *_xll21_policies(),
 ]}
 
 
 def available_policies() -> list[str]:
     """Registered policy names."""
     return list(POLICIES)
+
+
+def policies_of(family: str) -> list[str]:
+    """The names of one family's policies."""
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
+    return [n for n, p in POLICIES.items() if p.family == family]
 
 
 def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: object = 1,
@@ -93,6 +145,14 @@ def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: ob
         info = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+    if info.family != "pg21-slotted":
+        if dist is not None:
+            raise ValueError(f"{name} is a {info.family} policy: it schedules a finite "
+                             f"job set (packsched schedule), not jobs drawn from a size law")
+        try:
+            return info.factory(**params)
+        except TypeError as e:
+            raise ValueError(f"{name}: {e} (parameters: {info.parameters or 'none'})") from None
     cap = to_number(capacity, name="capacity")
     if not cap > 0:
         raise ValueError(f"capacity must be positive, got {capacity!r}")

@@ -22,11 +22,11 @@ def add_parser(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from policies.registry import POLICIES
 
-    rows = [{"name": i.name, "description": i.description, "reference": i.reference,
-             "parameters": i.parameters} for i in POLICIES.values()]
+    rows = [{"name": i.name, "family": i.family, "description": i.description,
+             "reference": i.reference, "parameters": i.parameters} for i in POLICIES.values()]
     if args.json:
         emit_json({"policies": [r["name"] for r in rows], "details": rows})
     else:
         for r in rows:
-            print(f"{r['name']:<13} {r['description']} ({r['reference']})")
+            print(f"{r['name']:<14} {r['family']:<17} {r['description']} ({r['reference']})")
     return EXIT_OK

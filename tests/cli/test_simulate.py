@@ -210,8 +210,15 @@ def test_policies_text(capsys):
     assert [ln.split()[0] for ln in lines] == P.available_policies()
 
 
-@pytest.mark.parametrize("name", P.available_policies())
+@pytest.mark.parametrize("name", P.policies_of("pg21-slotted"))
 def test_every_listed_policy_simulates(capsys, name):
     d = sim(capsys, "--policy", name, "--sizes", "0.3,0.5,0.7", "--servers", "2",
             "--intensity", "0.7", "--mu", "0.05")
     assert d["invariants_ok"] is True and d["started"] > 0
+
+
+@pytest.mark.parametrize("name", P.policies_of("xll21-preemptive"))
+def test_other_families_are_sent_to_their_command(capsys, name):
+    code, out, err = run(capsys, "simulate", "--policy", name, "--sizes", "0.4",
+                         "--workload", "1")
+    assert code == 2 and "packsched schedule" in err
