@@ -5,4 +5,5 @@ from proofs_checks.checks import (  # noqa: F401
     pg21_capacity,
     pg21_dynamics,
     xll21_closed_forms,
+    xll21_dynamics,
 )

@@ -48,3 +48,13 @@ def test_alg1_check_fails_if_the_target_were_the_printed_one(monkeypatch):
     monkeypatch.setattr(m, "long_term_target",
                         lambda a, p, g: np.asarray(p, float) / (1 - np.asarray(a, float)))
     assert m.check_alg1_line7(True).verdict == "violated"
+
+
+def test_example1_holds_for_fair_and_fails_for_another_scheduler():
+    from policies.preemptive import SRPT, Fair
+    from proofs_checks.checks.xll21_dynamics import check_example1, example1
+
+    assert check_example1(True).verdict == "holds"
+    assert example1(Fair())["flowtime"] == [3, 5, 6]
+    other = example1(SRPT())
+    assert other["flowtime"] != [3, 5, 6] and round(other["ratio"], 1) != 1.1
