@@ -9,7 +9,6 @@ t - 1 holding slot t.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -81,8 +80,7 @@ def _rates(y: object) -> np.ndarray:
     return r
 
 
-def completion_slots(y: object, processing: Sequence[float], *, tol: float = 1e-9
-                     ) -> np.ndarray:
+def completion_slots(y: object, processing: object, *, tol: float = 1e-9) -> np.ndarray:
     """c_j: the slot in which the cumulative rate of job j first reaches p_j (eq. (3));
     ``ValueError`` for a job never completed within the T slots given."""
     r = _rates(y)
@@ -96,13 +94,13 @@ def completion_slots(y: object, processing: Sequence[float], *, tol: float = 1e-
     return done.argmax(axis=1) + 1
 
 
-def flowtimes(y: object, arrival: Sequence[float], processing: Sequence[float]) -> np.ndarray:
+def flowtimes(y: object, arrival: object, processing: object) -> np.ndarray:
     """f_j = c_j - a_j (XLL21 II-A)."""
     return completion_slots(y, processing) - np.asarray(arrival, dtype=float)
 
 
-def fractional_flowtimes(y: object, arrival: Sequence[float], processing: Sequence[float],
-                         k: float) -> np.ndarray:
+def fractional_flowtimes(y: object, arrival: object, processing: object, k: float
+                         ) -> np.ndarray:
     """Per-job fractional flowtime, eq. (5): sum_t ((t-a_j)^k/p_j + p_j^(k-1)) y_j(t)."""
     r = _rates(y)
     a = np.asarray(arrival, dtype=float)[:, None]

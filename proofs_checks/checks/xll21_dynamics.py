@@ -15,8 +15,8 @@ __all__ = ["EXAMPLE1_JOBS", "EXAMPLE1_CLUSTER", "example1"]
 
 #: XLL21 Example 1 in integers: three jobs at time 0 with p = 1, 2, 3, each demanding
 #: 0.9 of a machine (18 of its 20 cores); memory negligible (1 of 4)
-EXAMPLE1_JOBS = JobSet([0, 0, 0], [1, 2, 3], [[18, 1], [18, 1], [18, 1]])
-EXAMPLE1_CLUSTER = Machines([[20, 4]])
+EXAMPLE1_JOBS = JobSet(np.array([0, 0, 0]), np.array([1, 2, 3]), np.array([[18, 1]] * 3))
+EXAMPLE1_CLUSTER = Machines(np.array([[20, 4]]))
 #: the values printed in Example 1
 PRINTED_FRACTIONAL = [Fraction(3), Fraction(21, 4), Fraction(43, 6)]
 PRINTED_FLOWTIME = [3, 5, 6]
