@@ -58,3 +58,32 @@ def test_example1_holds_for_fair_and_fails_for_another_scheduler():
     assert example1(Fair())["flowtime"] == [3, 5, 6]
     other = example1(SRPT())
     assert other["flowtime"] != [3, 5, 6] and round(other["ratio"], 1) != 1.1
+
+
+def test_thm3_holds_and_a_starving_policy_fails_it():
+    import numpy as np
+
+    from policies.preemptive import Allocation, PreemptivePolicy
+    from proofs_checks.checks.xll21_dynamics import (
+        check_thm3,
+        fit_and_gaps,
+        loglog_slope,
+        online_instance,
+    )
+    from theory.fractional_flowtime import gamma_horizon
+
+    assert check_thm3(True).verdict == "holds"
+
+    class Idle(PreemptivePolicy):
+        name = "idle"
+
+        def allocate(self, view):
+            return Allocation(np.zeros((view.n, len(view.machine_cores)), dtype=np.int64))
+
+    jobs, machines = online_instance(0)
+    gamma = gamma_horizon(jobs.arrival, jobs.processing, jobs.demand[:, 0], 16)
+    horizons = [60, 120, 240, 480]
+    runs = fit_and_gaps(lambda T: Idle(), jobs, machines, horizons, 2.0, gamma)
+    fit = np.array([r["fit"] / np.sqrt(r["N_T"]) for r in runs])
+    gaps = np.array([r["max_gap"] for r in runs])
+    assert np.all(fit > 0) and loglog_slope(np.array(horizons), gaps)["high"] >= 1
