@@ -105,6 +105,7 @@ def check_preemptive_run(res: object) -> dict:
     * no machine given more than C_i cores in a slot (eq. (4b)); no job more than d_j
       (eq. (2)); cores are non-negative integers;
     * nothing served in a slot <= a_j, or after the job's completion slot c_j;
+    * a job with a predecessor (``after``) is served only after it completed;
     * a finished job's served cores sum to at least d_j p_j, and to less before c_j (it
       completes in the first slot its volume is done, eq. (1)); an unfinished job has
       less than d_j p_j.
@@ -151,6 +152,15 @@ def check_preemptive_run(res: object) -> dict:
         r = int(np.argmax(late))
         bad.append(f"job {job[r]} served in slot {slot[r]} after completing in "
                    f"{res.completion[job[r]]}")
+    if res.after is not None:
+        pr = res.after[job]
+        has = pr >= 0
+        done_at = np.where(res.completion[pr] > 0, res.completion[pr], T + 1)
+        early_succ = has & (slot <= done_at)
+        if np.any(early_succ):
+            r = int(np.argmax(early_succ))
+            bad.append(f"job {job[r]} served in slot {slot[r]} before its predecessor "
+                       f"{pr[r]} completed")
     need = jobs.processing * d
     total = np.zeros(N)
     np.add.at(total, job, cores)

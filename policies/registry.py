@@ -72,7 +72,17 @@ def _xll21(cls: type, **fixed: Any) -> Callable[..., Any]:
 
 
 def _xll21_policies() -> list[PolicyInfo]:
-    from policies.preemptive import OCORP, OCORPM, SRF, SRPT, SRVF, SVF, Fair, OCORPPlus
+    from policies.preemptive import (
+        OCORP,
+        OCORPM,
+        SRF,
+        SRPT,
+        SRVF,
+        SVF,
+        Fair,
+        OCORPMapReduce,
+        OCORPPlus,
+    )
     from policies.preemptive import TransientSVF as TSVF
 
     fam = "xll21-preemptive"
@@ -96,6 +106,9 @@ def _xll21_policies() -> list[PolicyInfo]:
                    _xll21(SRF), fam),
         PolicyInfo("fair", "equal rates for every present job (round robin)",
                    "XLL21 II-C, Example 1, Table I", "", _xll21(Fair), fam),
+        PolicyInfo("ocorp-mapreduce", "OCORP on dummy map and reduce jobs (P5 weights, "
+                   "eq. (44) targets); Python API: needs theory.MapReduceJobs",
+                   "XLL21 V", "jobs (MapReduceJobs), " + dual, _xll21(OCORPMapReduce), fam),
     ]
 
 

@@ -8,10 +8,10 @@ from policies.preemptive.engine import (
     run_schedule,
     slot_bound,
 )
-from policies.preemptive.ocorp import OCORP, OCORPM, OCORPPlus
+from policies.preemptive.ocorp import OCORP, OCORPM, OCORPMapReduce, OCORPPlus
 from policies.preemptive.priority import SRF, SRPT, SRVF, SVF, Fair, PriorityPolicy, TransientSVF
 from policies.preemptive.result import ScheduleResult
 
 __all__ = ["Allocation", "PreemptivePolicy", "SlotView", "run_schedule", "slot_bound",
-           "OCORP", "OCORPM", "OCORPPlus", "SRF", "SRPT", "SRVF", "SVF", "Fair",
+           "OCORP", "OCORPM", "OCORPMapReduce", "OCORPPlus", "SRF", "SRPT", "SRVF", "SVF", "Fair",
            "PriorityPolicy", "TransientSVF", "ScheduleResult"]

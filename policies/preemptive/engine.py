@@ -93,15 +93,18 @@ def slot_bound(jobs: JobSet, machines: Machines) -> int:
 
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
                  k: float = 2, memory: bool | None = None, max_slots: int | None = None,
+                 after: np.ndarray | None = None,
                  memory_budget: float = MEMORY_BUDGET) -> ScheduleResult:
     """Run ``policy`` on a finite job set until every job completes (XLL21 II-A).
 
     ``memory``: model memory (demand_1 against capacity_1, z of eq. (4c)); default:
     when the policy uses memory and the jobs have a second resource. ``max_slots``
     (default :func:`slot_bound`) stops a run that starves jobs; the result then lists
-    them as unfinished. Recording needs RECORD_BYTES per (job, machine) pair served in
-    a slot; a run whose record would pass ``memory_budget`` stops with
-    :class:`theory.budgets.BudgetExceeded`.
+    them as unfinished. ``after[j]`` (optional, -1 for none) is a job that must complete
+    before j is served (XLL21 V, eq. (43): a reduce phase after its map phase); j is then
+    present from the slot after that completion. Recording needs RECORD_BYTES per
+    (job, machine) pair served in a slot; a run whose record would pass
+    ``memory_budget`` stops with :class:`theory.budgets.BudgetExceeded`.
     """
     if not isinstance(policy, PreemptivePolicy):
         raise TypeError(f"policy must be a PreemptivePolicy, got {type(policy).__name__}")
@@ -124,6 +127,9 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     if bound < 1:
         raise ValueError(f"max_slots must be >= 1, got {max_slots!r}")
     a = jobs.arrival.astype(np.int64)
+    pred = _predecessors(after, jobs.n)
+    successors: dict[int, list[int]] = {}
+    released: list[int] = []  # successors whose predecessor completed last slot
     p = jobs.processing
     volume = (jobs.processing * d).astype(np.int64)
     left = volume.copy()
@@ -152,18 +158,22 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         t += 1
         progress.update(t, note=f"{n - nxt + present.size:,} jobs left")
         # arrivals: a job arriving at a_j is present from slot a_j + 1 on
-        new = []
+        new, released = released, []
         while nxt < n and a[order[nxt]] < t:
-            new.append(order[nxt])
+            j = int(order[nxt])
             nxt += 1
+            if pred[j] >= 0 and not (0 < completion[pred[j]] < t):
+                successors.setdefault(int(pred[j]), []).append(j)
+            else:
+                new.append(j)
         if new:
             grown = np.concatenate([present, np.array(new, dtype=np.int64)])
             srt = np.argsort(grown, kind="stable")
             prev_cores = np.concatenate([prev_cores, np.zeros((len(new), M), np.int64)])[srt]
             present = grown[srt]
         if present.size == 0:
-            unfinished_work.append(0)
-            if nxt == n:
+            unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
+            if nxt == n and not successors:
                 break
             continue
         view = SlotView(t, present, a[present].astype(float), p[present], d[present].astype(float),
@@ -200,11 +210,13 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
             rec_slot.append(np.full(rows.size, t, dtype=np.int64))
         finished = left[present] == 0
         completion[present[finished]] = t
+        for j in present[finished]:
+            released.extend(successors.pop(int(j), []))
         keep = ~finished
         present = present[keep]
         prev_cores = u[keep]
         unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
-        if present.size == 0 and nxt == n:
+        if present.size == 0 and nxt == n and not released and not successors:
             break
     progress.__exit__(None, None, None)
     seconds = time.perf_counter() - t0
@@ -213,7 +225,26 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         completion=completion, fractional=frac, preemptions=preempt, migrations=migrate,
         record=(_cat(rec_job), _cat(rec_machine), _cat(rec_cores), _cat(rec_slot)),
         unfinished_work=np.array(unfinished_work, dtype=np.int64), seconds=seconds,
-        slots=t, stopped=bool(left.sum() > 0))
+        slots=t, stopped=bool(left.sum() > 0), after=pred if after is not None else None)
+
+
+def _predecessors(after: object, n: int) -> np.ndarray:
+    """The ``after`` array checked: integers in -1..n-1, none pointing at itself, and no
+    cycle (a job's predecessor chain ends)."""
+    if after is None:
+        return np.full(n, -1, dtype=np.int64)
+    pr = np.asarray(after)
+    if pr.shape != (n,) or pr.dtype.kind not in "iu":
+        raise ValueError(f"after must be {n} integers (-1 for none)")
+    if np.any(pr < -1) or np.any(pr >= n) or np.any(pr == np.arange(n)):
+        raise ValueError("after[j] must be -1 or another job's index")
+    for j in range(n):
+        seen, i = 0, j
+        while pr[i] >= 0:
+            i, seen = int(pr[i]), seen + 1
+            if seen > n:
+                raise ValueError(f"after has a cycle through job {j}")
+    return pr.astype(np.int64)
 
 
 def _cat(parts: list[np.ndarray]) -> np.ndarray:

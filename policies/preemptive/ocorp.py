@@ -28,8 +28,9 @@ from policies.preemptive.engine import Allocation, PreemptivePolicy, SlotView
 from policies.preemptive.placement import fill_in_order, place
 from theory.fractional_flowtime import dual_step, gamma_horizon, long_term_target
 from theory.job_sets import JobSet, Machines
+from theory.mapreduce import MapReduceJobs
 
-__all__ = ["OCORP", "OCORPPlus", "OCORPM"]
+__all__ = ["OCORP", "OCORPPlus", "OCORPM", "OCORPMapReduce"]
 
 Step = float | Callable[[int, float], float]
 
@@ -199,3 +200,31 @@ def _x_step(order: np.ndarray, want: np.ndarray, allowed: np.ndarray,
                 free[i] -= take
                 need -= take
     return x
+
+
+class OCORPMapReduce(OCORP):
+    """OCORP on the dummy map and reduce jobs of XLL21 Sec. V: P5's weights, the
+    targets of eq. (44) and Gamma below it; run it on ``jobs.dummy_jobs()`` with their
+    ``after``. The network-latency placement of eq. (45) needs per-machine input
+    locations the trace does not have: tasks are packed as in OCORP."""
+
+    name = "ocorp-mapreduce"
+
+    def __init__(self, jobs: MapReduceJobs, *, gamma: float | None = None,
+                 mu: Step = default_step):
+        super().__init__(gamma=gamma, mu=mu)
+        if not isinstance(jobs, MapReduceJobs):
+            raise TypeError("OCORPMapReduce needs the MapReduceJobs it schedules")
+        self.mr = jobs
+
+    def reset(self, jobs: JobSet, machines: Machines) -> None:
+        if jobs.n != 2 * self.mr.n:
+            raise ValueError(f"run on the {2 * self.mr.n} dummy jobs of the MapReduce "
+                             f"jobs (MapReduceJobs.dummy_jobs()), got {jobs.n} jobs")
+        self.lam = np.zeros(jobs.n)
+        self.gamma = (self.gamma_given if self.gamma_given is not None
+                      else self.mr.gamma(machines.capacity[:, 0].sum()))
+        self.target = self.mr.targets(self.gamma)
+
+    def coefficients(self, view: SlotView) -> np.ndarray:
+        return self.mr.weights(view.t, view.k)[view.index] - self.lam[view.index]

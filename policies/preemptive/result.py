@@ -39,6 +39,7 @@ class ScheduleResult:
     seconds: float
     slots: int
     stopped: bool
+    after: np.ndarray | None = None
     invariants: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

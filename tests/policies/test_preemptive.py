@@ -184,3 +184,46 @@ def test_non_integer_jobs_and_oversized_jobs_are_refused():
         run_schedule(SRPT(), JobSet([0], [1], [[3]]), Machines([[2]]))
     with pytest.raises(TypeError, match="PreemptivePolicy"):
         run_schedule("srpt", JobSet([0], [1], [[1]]), Machines([[1]]))  # type: ignore[arg-type]
+
+
+def test_mapreduce_reduce_phase_waits_for_its_map_phase():
+    from policies.preemptive import OCORPMapReduce
+    from theory.mapreduce import MapReduceJobs
+
+    rng = np.random.default_rng(1)
+    n = 12
+    mr = MapReduceJobs(np.sort(rng.integers(0, 20, n)), rng.integers(1, 4, n),
+                       rng.integers(1, 3, n), rng.integers(1, 5, n), rng.integers(1, 3, n),
+                       rng.integers(1, 3, n), rng.integers(1, 4, n))
+    jobs, after = mr.dummy_jobs()
+    for policy in (OCORPMapReduce(mr), SRVF()):
+        r = run_schedule(policy, jobs, Machines([[12], [6]]), after=after)
+        c = r.completion.reshape(-1, 2)
+        assert r.invariants_ok and np.all(c[:, 1] >= c[:, 0] + mr.reduce_time)
+    # the record checker catches a reduce slot moved before its map completed
+    job, machine, cores, slot = r.record
+    moved = slot.copy()
+    first_reduce = np.flatnonzero(job % 2 == 1)[0]
+    moved[first_reduce] = r.completion[job[first_reduce] - 1]
+    tampered = dataclasses.replace(r, record=(job, machine, cores, moved))
+    assert not check_preemptive_run(tampered)["ok"]
+
+
+@pytest.mark.parametrize(("after", "words"), [
+    ([1, 0], "cycle"), ([0, -1], "another job"), ([5, -1], "another job"), ([0.5, 1], "integers")])
+def test_bad_precedence(after, words):
+    with pytest.raises(ValueError, match=words):
+        run_schedule(SRPT(), JobSet([0, 0], [1, 1], [[1], [1]]), Machines([[2]]),
+                     after=np.array(after))
+
+
+def test_mapreduce_jobs_validate():
+    from theory.mapreduce import MapReduceJobs
+
+    with pytest.raises(ValueError, match="integers >= 1"):
+        MapReduceJobs([0], [0], [1], [1], [1], [1], [1])
+    with pytest.raises(ValueError, match="of 1"):
+        MapReduceJobs([0], [1, 2], [1], [1], [1], [1], [1])
+    with pytest.raises(TypeError, match="MapReduceJobs"):
+        from policies.preemptive import OCORPMapReduce
+        OCORPMapReduce("jobs")  # type: ignore[arg-type]
