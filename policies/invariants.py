@@ -136,11 +136,13 @@ def check_preemptive_run(res: object) -> dict:
     per_job_slot = np.zeros(uniq.size)
     np.add.at(per_job_slot, inv, cores)
     d = jobs.demand[:, 0]
+    d_told = d if res.declared is None else res.declared[:, 0]
     jj = uniq % N
-    if np.any(per_job_slot > d[jj]):
-        r = int(np.argmax(per_job_slot - d[jj]))
+    if np.any(per_job_slot > d_told[jj]):
+        r = int(np.argmax(per_job_slot - d_told[jj]))
         bad.append(f"slot {uniq[r] // N}: job {jj[r]} given {per_job_slot[r]:g} cores, "
-                   f"demand {d[jj[r]]:g}")
+                   f"demand {d_told[jj[r]]:g}")
+    useful = np.minimum(per_job_slot, d[jj])  # a job uses at most d_j cores (eq. (2))
     early = slot <= jobs.arrival[job]
     if np.any(early):
         r = int(np.argmax(early))
@@ -163,9 +165,10 @@ def check_preemptive_run(res: object) -> dict:
                        f"{pr[r]} completed")
     need = jobs.processing * d
     total = np.zeros(N)
-    np.add.at(total, job, cores)
+    np.add.at(total, jj, useful)
     before = np.zeros(N)
-    np.add.at(before, job, np.where(slot < res.completion[job], cores, 0))
+    slot_of = uniq // N
+    np.add.at(before, jj, np.where(slot_of < res.completion[jj], useful, 0))
     short = fin & (total < need)
     if np.any(short):
         bad.append(f"job {int(np.argmax(short))} marked complete with "

@@ -93,7 +93,7 @@ def slot_bound(jobs: JobSet, machines: Machines) -> int:
 
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
                  k: float = 2, memory: bool | None = None, max_slots: int | None = None,
-                 after: np.ndarray | None = None,
+                 after: np.ndarray | None = None, declared: object = None,
                  memory_budget: float = MEMORY_BUDGET) -> ScheduleResult:
     """Run ``policy`` on a finite job set until every job completes (XLL21 II-A).
 
@@ -102,7 +102,10 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     (default :func:`slot_bound`) stops a run that starves jobs; the result then lists
     them as unfinished. ``after[j]`` (optional, -1 for none) is a job that must complete
     before j is served (XLL21 V, eq. (43): a reduce phase after its map phase); j is then
-    present from the slot after that completion. Recording needs RECORD_BYTES per
+    present from the slot after that completion. ``declared`` (optional, (N, R)
+    integers >= 1 in cores) are the demands the policy is told (XLL21 VI-D, demand
+    misestimation): it allocates and reserves memory by them, while a job progresses by
+    min(its cores, its true d_j) / d_j per slot. Recording needs RECORD_BYTES per
     (job, machine) pair served in a slot; a run whose record would pass
     ``memory_budget`` stops with :class:`theory.budgets.BudgetExceeded`.
     """
@@ -121,7 +124,12 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     if np.any(d < 1):
         raise ValueError("XLL21 jobs demand at least one core (demand_0 >= 1)")
     C = machines.capacity[:, 0].astype(np.int64)
-    mem = jobs.demand[:, 1].astype(np.int64) if use_mem else np.zeros(jobs.n, np.int64)
+    dec = _declared(declared, jobs)
+    if declared is not None:
+        check_fits(JobSet(jobs.arrival, jobs.processing, dec, jobs.weight, jobs.ids),
+                   machines, resources=2 if use_mem else 1)
+    d_dec = dec[:, 0].astype(np.int64)
+    mem = dec[:, 1].astype(np.int64) if use_mem else np.zeros(jobs.n, np.int64)
     Mi = machines.capacity[:, 1].astype(float) if use_mem else np.full(machines.m, np.inf)
     bound = slot_bound(jobs, machines) if max_slots is None else int(max_slots)
     if bound < 1:
@@ -176,13 +184,15 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
             if nxt == n and not successors:
                 break
             continue
-        view = SlotView(t, present, a[present].astype(float), p[present], d[present].astype(float),
-                        mem[present].astype(float), left[present] / d[present],
-                        left[present].copy(), C.astype(float), Mi, prev_cores, kf)
+        rem = left[present] / d[present]
+        view = SlotView(t, present, a[present].astype(float), p[present],
+                        d_dec[present].astype(float), mem[present].astype(float), rem,
+                        np.ceil(rem * d_dec[present] - 1e-9).astype(np.int64),
+                        C.astype(float), Mi, prev_cores, kf)
         alloc = policy.allocate(view)
         u, z = _checked(alloc, view, policy.name, use_mem)
         done_cores = (u * z).sum(axis=1)
-        processed = np.minimum(done_cores, left[present])
+        processed = np.minimum(np.minimum(done_cores, d[present]), left[present])
         rates = processed / d[present]
         frac[present] += view.weights() * rates
         left[present] -= processed
@@ -225,7 +235,23 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         completion=completion, fractional=frac, preemptions=preempt, migrations=migrate,
         record=(_cat(rec_job), _cat(rec_machine), _cat(rec_cores), _cat(rec_slot)),
         unfinished_work=np.array(unfinished_work, dtype=np.int64), seconds=seconds,
-        slots=t, stopped=bool(left.sum() > 0), after=pred if after is not None else None)
+        slots=t, stopped=bool(left.sum() > 0), after=pred if after is not None else None,
+        declared=dec if declared is not None else None)
+
+
+def _declared(declared: object, jobs: JobSet) -> np.ndarray:
+    """The declared demands: the true ones by default, else (N, R) integers with at
+    least one core each."""
+    if declared is None:
+        return jobs.demand
+    dec = np.asarray(declared, dtype=float)
+    if dec.shape != jobs.demand.shape:
+        raise ValueError(f"declared demands must have shape {jobs.demand.shape}, got "
+                         f"{dec.shape}")
+    if not np.all(np.isfinite(dec)) or np.any(dec != np.round(dec)) or np.any(dec < 0) \
+            or np.any(dec[:, 0] < 1):
+        raise ValueError("declared demands must be integers >= 0 with at least one core")
+    return dec
 
 
 def _predecessors(after: object, n: int) -> np.ndarray:

@@ -40,6 +40,7 @@ class ScheduleResult:
     slots: int
     stopped: bool
     after: np.ndarray | None = None
+    declared: np.ndarray | None = None
     invariants: dict[str, Any] = field(default_factory=dict)
 
     @classmethod

@@ -227,3 +227,17 @@ def test_mapreduce_jobs_validate():
     with pytest.raises(TypeError, match="MapReduceJobs"):
         from policies.preemptive import OCORPMapReduce
         OCORPMapReduce("jobs")  # type: ignore[arg-type]
+
+
+def test_declared_demands_drive_allocation_true_demands_drive_progress():
+    jobs = JobSet([0], [4], [[4]])
+    # told 2 cores: the job gets 2 of 4 per slot and needs 8 slots
+    r = run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[2]]))
+    assert r.completion.tolist() == [8] and r.invariants_ok
+    # told 8: it gets 8 cores, uses 4, finishes in 4 slots
+    r = run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[8]]))
+    assert r.completion.tolist() == [4] and r.invariants_ok
+    with pytest.raises(ValueError, match="fits no machine"):
+        run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[9]]))
+    with pytest.raises(ValueError, match="at least one core"):
+        run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[0]]))
