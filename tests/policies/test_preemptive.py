@@ -231,9 +231,10 @@ def test_mapreduce_jobs_validate():
 
 def test_declared_demands_drive_allocation_true_demands_drive_progress():
     jobs = JobSet([0], [4], [[4]])
-    # told 2 cores: the job gets 2 of 4 per slot and needs 8 slots
+    # told 2 cores: 2 of its 4 per slot; after 7 slots half a slot of work is left,
+    # which the scheduler believes needs 2 x 0.5 = 1 core: it finishes in slot 9
     r = run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[2]]))
-    assert r.completion.tolist() == [8] and r.invariants_ok
+    assert r.completion.tolist() == [9] and r.invariants_ok
     # told 8: it gets 8 cores, uses 4, finishes in 4 slots
     r = run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[8]]))
     assert r.completion.tolist() == [4] and r.invariants_ok
