@@ -49,6 +49,7 @@ class SimulationResult:
     seconds: float
     invariants: InvariantReport | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    departures: int | None = None  # jobs that left after the warm-up, within the run
 
     @property
     def jobs(self) -> int:
@@ -109,6 +110,10 @@ class SimulationResult:
         if not np.any((self.arrival >= self.warmup) & (self.arrival < self.slots)):
             return (f"no job arrived in the {judged} slots after the warm-up: no evidence "
                     "either way (raise the arrival rate or the horizon)")
+        if self.departures == 0:
+            return (f"no job left the system in the {judged} slots after the warm-up "
+                    "(services longer than the run): no evidence either way (raise the "
+                    "horizon or shorten the service)")
         return None
 
     @property

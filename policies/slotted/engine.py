@@ -114,6 +114,7 @@ def simulate(
         busy_resource=busy, arrival=arrival, start=start, server=server,
         occupancy=area / (T * cap), half_full_fraction=half / T, work_rate=rate,
         seconds=seconds, invariants=report, params={"policy": repr(policy)},
+        departures=int(np.count_nonzero((start >= 0) & (start + dur >= W) & (start + dur < T))),
     )
 
 

@@ -32,3 +32,12 @@ def test_cli_no_arrival_cases(capsys):
         d = json.loads(capsys.readouterr().out)
         assert d["jobs"] == 0 and d["verdict"] == "inconclusive"
         assert "no job arrived" in d["verdict_reason"]
+
+
+def test_a_run_in_which_no_job_left_is_inconclusive():
+    """Jobs arrive but every service outlasts the run: the queue only fills up."""
+    w = P.pg21_workload(Discrete(["0.4"]), servers=1, slots=20_000, deterministic=10**6,
+                        workload=100, seed=0)
+    r = P.simulate(P.BFJS(), w, P.Cluster.identical(1))
+    assert r.jobs > 0 and r.departures == 0
+    assert r.verdict == "inconclusive" and "no job left" in r.verdict_reason
