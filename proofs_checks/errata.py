@@ -64,6 +64,17 @@ ERRATA: list[Erratum] = [
         check="PG21.Thm2.constants",
     ),
     Erratum(
+        id="XLL21.Example1.job3",
+        location="XLL21 Sec. II-C, Example 1 (fractional flowtime of Job 3)",
+        printed="(1+2+3)/3 * 1/3 + (4+5)/3 * 1/2 + 6/3 + 2 = 7 1/6",
+        corrected="(1+2+3)/3 * 1/3 + (4+5)/3 * 1/2 + 6/3 + 3 = 7 1/6: the last term is "
+                  "p_3^(k-1) * sum_t x_3(t) = 1 * 3 = 3 (eq. (5) with k = 1); as printed the "
+                  "terms add up to 6 1/6. The stated value 7 1/6 is right.",
+        instance="Example 1 itself: Fair's rates of Table I give Job 3 the fractional flowtime "
+                 "43/6 (the simulator and eq. (5) agree); the printed sum is 37/6.",
+        check="XLL21.Example1",
+    ),
+    Erratum(
         id="XLL21.Alg1.line7",
         location="XLL21 Sec. III-A, Algorithm 1, line 7",
         printed="lambda_j(t+1) = max{0, lambda_j(t) + mu (p_j/(1 - a_j) - sum_i x_j^i z_j^i)}",

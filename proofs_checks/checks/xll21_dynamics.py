@@ -51,8 +51,12 @@ def check_example1(quick: bool) -> Verdict:
     frac_ok = (np.allclose(ev["fractional_run"], [float(v) for v in PRINTED_FRACTIONAL],
                            rtol=0, atol=1e-9)
                and np.allclose(ev["fractional_eq5"], ev["fractional_run"], atol=1e-9))
+    # the printed arithmetic for Job 3 (see the errata register) adds up to 37/6
+    printed_sum = (Fraction(1 + 2 + 3, 3) * Fraction(1, 3) + Fraction(4 + 5, 3) * Fraction(1, 2)
+                   + Fraction(6, 3) + 2)
     ok = (frac_ok and ev["flowtime"] == PRINTED_FLOWTIME and round(ev["ratio"], 1) == 1.1
-          and ev["invariants_ok"])
+          and ev["invariants_ok"] and printed_sum == Fraction(37, 6))
+    ev["printed_job3_terms_sum"] = str(printed_sum)
     ev.update(printed_fractional=[str(v) for v in PRINTED_FRACTIONAL],
               printed_flowtime=PRINTED_FLOWTIME, printed_ratio=1.1,
               instance="d_j = 18 of C = 20 cores (0.9), memory 1 of 4; Fair gives each "
