@@ -12,6 +12,10 @@ from theory.configurations import *  # noqa: F401,F403
 from theory.configurations import __all__ as _c
 from theory.distributions import *  # noqa: F401,F403
 from theory.distributions import __all__ as _d
+from theory.job_files import *  # noqa: F401,F403
+from theory.job_files import __all__ as _jf
+from theory.job_sets import *  # noqa: F401,F403
+from theory.job_sets import __all__ as _js
 from theory.numbers import *  # noqa: F401,F403
 from theory.numbers import __all__ as _n
 from theory.partitions import *  # noqa: F401,F403
@@ -19,4 +23,4 @@ from theory.partitions import __all__ as _p
 from theory.traces import *  # noqa: F401,F403
 from theory.traces import __all__ as _t
 
-__all__ = [*_b, *_bu, *_c, *_d, *_n, *_p, *_t]
+__all__ = [*_b, *_bu, *_c, *_d, *_jf, *_js, *_n, *_p, *_t]

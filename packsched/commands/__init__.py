@@ -1,6 +1,13 @@
 """One module per command: each has ``NAME``, ``add_parser(subparsers)`` and ``run(args)``."""
 
-from packsched.commands import errata, policies, rho_star, simulate, verify
+from packsched.commands import (
+    errata,
+    policies,
+    rho_star,
+    schedule,
+    simulate,
+    verify,
+)
 
 #: in the order ``packsched --help`` lists them
-COMMANDS = (rho_star, verify, errata, policies, simulate)
+COMMANDS = (rho_star, verify, errata, policies, simulate, schedule)

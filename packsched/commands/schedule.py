@@ -1,0 +1,107 @@
+"""``packsched schedule``: one policy on a finite job set (XLL21 family)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import budget_help, budgets, byte_size, integer, real
+from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.output import emit_json, fmt, stdout_to_stderr
+
+NAME = "schedule"
+
+EPILOG = """\
+files (DESIGN.md, "Contracts"):
+  jobs     CSV, header id,arrival,processing,weight,demand_0[,demand_1]: XLL21 reads
+           demand_0 as cores d_j and demand_1 as memory m_j, every field an integer
+  cluster  CSV, header id,capacity_0[,capacity_1]: cores C_i and memory M_i per machine
+
+timing (XLL21 II-A): a job arriving at a_j is served from slot a_j + 1 on; completing
+in slot c_j gives flowtime f_j = c_j - a_j.
+
+examples:
+  packsched schedule --policy fair --jobs jobs.csv --cluster cluster.csv --k 1
+  packsched schedule --policy ocorp-m --jobs jobs.csv --cluster cluster.csv --json
+"""
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        NAME, help="run a policy on a finite job set (XLL21 preemptive family)",
+        description="Run a scheduling policy on the jobs of a file until all complete, "
+                    "and report flowtimes (XLL21 Sec. II).", epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--policy", required=True, metavar="NAME",
+                   help="a policy of the xll21-preemptive family (packsched policies)")
+    p.add_argument("--jobs", required=True, metavar="FILE", help="jobs CSV file")
+    p.add_argument("--cluster", required=True, metavar="FILE", help="cluster CSV file")
+    p.add_argument("--k", type=real(1), default=2.0,
+                   help="exponent of the l_k norm, >= 1 (default 2)")
+    mem = p.add_mutually_exclusive_group()
+    mem.add_argument("--memory", dest="memory", action="store_true", default=None,
+                     help="model memory (demand_1 against capacity_1)")
+    mem.add_argument("--no-memory", dest="memory", action="store_false",
+                     help="cores only (XLL21 IV: the single-resource setting)")
+    p.add_argument("--gamma", type=real(0, low_open=True),
+                   help="ocorp*: Gamma of eq. (7) (default eq. (27) over the job set)")
+    p.add_argument("--mu", type=real(0, low_open=True),
+                   help="ocorp*: a constant step size (default t^(k+0.5) in slot t)")
+    p.add_argument("--alpha", type=real(0),
+                   help="ocorp-plus: weight of the switching cost (default 10)")
+    p.add_argument("--max-slots", type=integer(1), metavar="T",
+                   help="stop a run after T slots (default: a generous cap)")
+    p.add_argument("--max-memory", type=byte_size, metavar="BYTES",
+                   help=f"memory budget for the files and the run's record, e.g. 16G "
+                        f"(default {budget_help('MEMORY_BUDGET')})")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from policies.preemptive import PreemptivePolicy, run_schedule
+    from policies.registry import POLICIES, make_policy, policies_of
+    from theory.job_files import read_instance
+
+    info = POLICIES.get(args.policy)
+    if info is None or info.family != "xll21-preemptive":
+        raise UsageError(f"--policy must be one of {', '.join(policies_of('xll21-preemptive'))}"
+                         f", got {args.policy!r}" + (f" (a {info.family} policy: packsched "
+                                                     f"simulate)" if info else ""))
+    if args.policy == "ocorp-mapreduce":
+        raise UsageError("ocorp-mapreduce schedules MapReduce jobs (two phases per job), "
+                         "which the jobs file cannot describe: use the Python API "
+                         "(theory.MapReduceJobs, policies.preemptive.OCORPMapReduce)")
+    params = {k: v for k, v in (("gamma", args.gamma), ("mu", args.mu),
+                                ("alpha", args.alpha)) if v is not None}
+    policy = make_policy(args.policy, **params)
+    assert isinstance(policy, PreemptivePolicy)
+    mem = budgets(args, memory_budget="max_memory")
+    jobs, machines = read_instance(args.jobs, args.cluster, integers=True, **mem)
+    with stdout_to_stderr(args.json):
+        res = run_schedule(policy, jobs, machines, k=args.k, memory=args.memory,
+                           max_slots=args.max_slots, **mem)
+    out = res.summary()
+    out.update(jobs_file=args.jobs, cluster_file=args.cluster)
+    if args.json:
+        emit_json(out)
+    else:
+        _print(out)
+    if not res.invariants_ok:
+        raise ComputationError(f"{args.policy} broke an invariant: "
+                               f"{res.invariants['violations'][:1]}")
+    return EXIT_OK
+
+
+def _print(out: dict[str, Any]) -> None:
+    k = out["k"]
+    print(f"policy      {out['policy']} on {out['jobs']} jobs, {out['machines']} machine(s)"
+          f"{', memory modelled' if out['memory'] else ''}")
+    print(f"flowtime    l_{fmt(k)} norm {fmt(out['flowtime_lk'])}, fractional (eq. (5)) "
+          f"{fmt(out['fractional_flowtime_lk'])}")
+    print(f"makespan    {out['makespan']} slots; {out['preemptions']} preemptions, "
+          f"{out['migrations']} migrations")
+    if out["unfinished"]:
+        print(f"stopped     {out['unfinished']} job(s) unfinished after {out['slots']} slots")
+    print(f"invariants  {'ok' if out['invariants_ok'] else 'VIOLATED'} "
+          f"({out['seconds']:.3g} s)")

@@ -1,0 +1,463 @@
+"""Job and cluster CSV files of finite job sets (DESIGN.md, Contracts: job and cluster files).
+
+A *jobs file* holds one :class:`~theory.job_sets.JobSet`, a *cluster file* one
+:class:`~theory.job_sets.Machines`:
+
+* jobs: header ``id,arrival,processing,weight,demand_0,...,demand_{R-1}``, one row per
+  job; the ``weight`` column may be left out (every weight is then 1);
+* cluster: header ``id,capacity_0,...,capacity_{R-1}``, one row per machine;
+
+with R >= 1 and the columns exactly in this order, with exactly these names. Fields may
+have surrounding spaces (stripped); blank lines and lines starting with ``#`` are
+skipped (so an id cannot start with ``#``); a UTF-8 BOM is dropped; the text may be
+gzip-compressed (:func:`theory.traces.read_text_file`).
+
+Numbers are decimal text: ``3``, ``-0.25``, ``1e3``; ``nan``, ``inf``, empty fields,
+other text and values outside the float64 range are refused. With ``integers=True``
+(XLL21 Sec. II-A: "All d_j, m_j and p_j are integers", arrivals are slot indices) every
+arrival, processing time, demand and capacity must be an integer of at most 2**53
+(float64 holds those exactly). The reader gives the demands no meaning beyond
+validation: XLL21 reads ``demand_0`` as cores and ``demand_1`` as memory, FL24 Sec. 3
+reads demands as fractions of a machine.
+
+Every problem is a ``ValueError`` that names the file, and for a problem of one line
+starts with ``{file}:{line}:`` (1-based line number in the file) and names the column
+and the offending text.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+from array import array
+from collections.abc import Iterator
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+
+from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.job_sets import JobSet, Machines, check_fits, require_integers
+from theory.numbers import MAX_EXACT_INT, MAX_TEXT_LENGTH
+from theory.progress import Progress
+from theory.traces import read_text_file
+
+__all__ = [
+    "JOB_COLUMNS",
+    "CLUSTER_COLUMNS",
+    "read_jobs",
+    "write_jobs",
+    "read_cluster",
+    "write_cluster",
+    "read_instance",
+]
+
+#: Leading columns of a jobs file (``weight`` may be left out); then ``demand_0``, ...
+JOB_COLUMNS: tuple[str, ...] = ("id", "arrival", "processing", "weight")
+#: Leading column of a cluster file; then ``capacity_0``, ...
+CLUSTER_COLUMNS: tuple[str, ...] = ("id",)
+
+PathLike = str | os.PathLike[str]
+
+_JOBS_FORM = "id,arrival,processing,weight,demand_0,...,demand_{R-1}"
+_CLUSTER_FORM = "id,capacity_0,...,capacity_{R-1}"
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
+_DIGITS = re.compile(r"[+-]?[0-9]+\Z")
+_SPACES = " \t"
+_WHO = "XLL21"  # who needs integers (XLL21 Sec. II-A)
+_PROGRESS_EVERY = 0xFFFF
+
+
+# -- reading ---------------------------------------------------------------------------
+
+
+def _name(path: PathLike) -> str:
+    return str(Path(path))
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, line) of the non-blank, non-comment lines; ``\\n`` or ``\\r\\n`` ends."""
+    start, n, lineno = 0, len(text), 0
+    while start < n:
+        end = text.find("\n", start)
+        if end < 0:
+            end = n
+        lineno += 1
+        line = text[start:end]
+        start = end + 1
+        if line.endswith("\r"):
+            line = line[:-1]
+        body = line.lstrip(_SPACES)
+        if body and not body.startswith("#"):
+            yield lineno, line
+
+
+def _fields(line: str, where: str) -> list[str]:
+    if '"' in line:
+        try:
+            row = next(csv.reader([line], strict=True))
+        except csv.Error as err:
+            raise ValueError(f"{where}: not a CSV line ({err})") from None
+    else:
+        row = line.split(",")
+    return [f.strip(_SPACES) for f in row]
+
+
+def _header(rows: Iterator[tuple[int, str]], name: str, fixed: tuple[str, ...],
+            optional: str | None, prefix: str, form: str, what: str) -> tuple[int, bool, int]:
+    """Check the header; return (its line number, whether ``optional`` is there, R)."""
+    first = next(rows, None)
+    if first is None:
+        raise ValueError(f"{name}: no header (the file is empty or has only comments and "
+                         f"blank lines); a {what} file starts with the header {form!r}")
+    lineno, line = first
+    got = _fields(line, f"{name}:{lineno}")
+    has_opt = optional is not None and len(got) > len(fixed) and got[len(fixed)] == optional
+    lead = [*fixed, optional] if has_opt else list(fixed)
+    r = len(got) - len(lead)
+    want = [*lead, *(f"{prefix}{k}" for k in range(max(r, 1)))]
+    if got == want:
+        return lineno, has_opt, r
+    i = next((k for k, (g, w) in enumerate(zip(got, want, strict=False)) if g != w),
+             min(len(got), len(want)))
+    if i >= len(got):
+        detail = f"no column {want[i]!r}"
+    else:
+        detail = f"column {i + 1} is {_short(got[i])} where {want[i]!r} belongs"
+    opt = f" (the {optional!r} column may be left out)" if optional else ""
+    raise ValueError(f"{name}:{lineno}: wrong header: {detail}; the header of a {what} file "
+                     f"must be {form!r}{opt}, with R >= 1 and exactly these names in this "
+                     f"order; got {_short(','.join(got), 200)}")
+
+
+class _Fields:
+    """Parses the fields of one file, naming the file, the line and the column."""
+
+    def __init__(self, name: str, integers: bool):
+        self.name, self.integers = name, integers
+
+    def number(self, text: str, col: str, where: str, integer: bool, noun: str) -> float:
+        if not text:
+            raise ValueError(f"{where}: field {col!r} is empty")
+        if len(text) > MAX_TEXT_LENGTH:
+            raise ValueError(f"{where}: field {col!r}: {_short(text)} is longer than "
+                             f"{MAX_TEXT_LENGTH} characters, not a number")
+        if not _NUMBER.match(text):
+            if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+                raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a finite "
+                                 "number")
+            raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a number "
+                             "(write a decimal such as 3, 0.25 or 1e3)")
+        v = float(text)
+        if math.isinf(v):
+            raise ValueError(f"{where}: field {col!r}: {_short(text)} is beyond the float64 "
+                             "range (magnitude at most 1.8e308)")
+        if v == 0 and re.search("[1-9]", re.split("[eE]", text)[0]):
+            raise ValueError(f"{where}: field {col!r}: {_short(text)} is nonzero but below "
+                             "the float64 range (it would read as 0)")
+        if integer and self.integers:
+            if not _is_integer(text, v):
+                raise ValueError(f"{where}: field {col!r}: {_short(text)} is not an integer "
+                                 f"({_WHO} needs integer {noun})")
+            if abs(v) > MAX_EXACT_INT:
+                raise ValueError(f"{where}: field {col!r}: {_short(text)} is an integer "
+                                 f"above 2**53, which float64 does not hold exactly")
+        return v
+
+    def ident(self, text: str, where: str, lineno: int, seen: set[str], ids: list[str],
+              lines: array) -> None:
+        if not text:
+            raise ValueError(f"{where}: field 'id' is empty")
+        if text in seen:
+            first = lines[ids.index(text)]
+            raise ValueError(f"{where}: field 'id': {_short(text)} appears twice, on line "
+                             f"{first} and on line {lineno} (ids must be unique)")
+        seen.add(text)
+        ids.append(text)
+        lines.append(lineno)
+
+
+def _is_integer(text: str, v: float) -> bool:
+    if not v.is_integer():
+        return False
+    if _DIGITS.match(text):
+        return True
+    d = Decimal(text)  # exact: '2.0000000000000001' is not an integer though its float is
+    return d == d.to_integral_value()
+
+
+def _too_short(row: list[str], width: int, where: str) -> None:
+    if len(row) != width:
+        raise ValueError(f"{where}: {len(row)} field{'s' * (len(row) != 1)}, the header "
+                         f"has {width}")
+
+
+def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[JobSet, array]:
+    text = read_text_file(path, memory_budget=memory_budget)
+    name = _name(path)
+    rows = _lines(text)
+    head, has_weight, r = _header(rows, name, JOB_COLUMNS[:3], "weight", "demand_",
+                                  _JOBS_FORM, "jobs")
+    demand_cols = [f"demand_{k}" for k in range(r)]
+    width = 3 + has_weight + r
+    f = _Fields(name, integers)
+    arrival, processing, weight, demand = array("d"), array("d"), array("d"), array("d")
+    ids: list[str] = []
+    lines = array("q")
+    seen: set[str] = set()
+    with Progress(f"reading {name}", total=text.count("\n") + 1, unit="lines") as prog:
+        for lineno, line in rows:
+            if not lineno & _PROGRESS_EVERY:
+                prog.update(lineno)
+            where = f"{name}:{lineno}"
+            row = _fields(line, where)
+            _too_short(row, width, where)
+            f.ident(row[0], where, lineno, seen, ids, lines)
+            a = f.number(row[1], "arrival", where, True, "arrival times (slot indices)")
+            if a < 0:
+                raise ValueError(f"{where}: field 'arrival': {_short(row[1])} is negative "
+                                 "(arrival times are >= 0)")
+            p = f.number(row[2], "processing", where, True, "processing times")
+            if p <= 0:
+                raise ValueError(f"{where}: field 'processing': {_short(row[2])} is not "
+                                 "positive (processing times are > 0)")
+            w = 1.0
+            if has_weight:
+                w = f.number(row[3], "weight", where, False, "weights")
+                if w <= 0:
+                    raise ValueError(f"{where}: field 'weight': {_short(row[3])} is not "
+                                     "positive (weights are > 0)")
+            some = False
+            for col, t in zip(demand_cols, row[width - r:], strict=True):
+                d = f.number(t, col, where, True, "demands")
+                if d < 0:
+                    raise ValueError(f"{where}: field {col!r}: {_short(t)} is negative "
+                                     "(demands are >= 0)")
+                some = some or d > 0
+                demand.append(d)
+            if not some:
+                cols = "demand_0" if r == 1 else f"demand_0..demand_{r - 1}"
+                raise ValueError(f"{where}: job {_short(row[0])} demands nothing ({cols} all "
+                                 "0); every job must demand some resource")
+            arrival.append(a)
+            processing.append(p)
+            weight.append(w)
+    if not ids:
+        raise ValueError(f"{name}: a header (line {head}) but no jobs; one row per job is "
+                         f"expected after it")
+    jobs = JobSet(arrival=np.frombuffer(arrival), processing=np.frombuffer(processing),
+                  demand=np.frombuffer(demand).reshape(len(ids), r),
+                  weight=np.frombuffer(weight), ids=ids)
+    return jobs, lines
+
+
+def read_jobs(path: PathLike, *, integers: bool = False,
+              memory_budget: float = MEMORY_BUDGET) -> JobSet:
+    """Read a jobs file (DESIGN.md, Contracts: job and cluster files).
+
+    Header ``id,arrival,processing,weight,demand_0,...,demand_{R-1}`` (``weight`` may be
+    left out: every weight is 1), one row per job. Blank lines and lines starting with
+    ``#`` are skipped; a UTF-8 BOM is dropped. ``integers=True`` requires integer
+    arrivals, processing times and demands (XLL21 Sec. II-A); without it demands may be
+    fractions of a machine (FL24 Sec. 3).
+
+    Raises ``ValueError`` naming the file and (for one line) ``{file}:{line}:``, the
+    column and the text: a wrong header, a row with the wrong number of fields, an empty
+    field, a field that is not a finite decimal number in the float64 range, a negative
+    arrival, a processing time or weight <= 0, a negative demand, a job demanding
+    nothing, a duplicate id (naming both lines), a non-integer with ``integers=True``,
+    no jobs. :class:`theory.budgets.BudgetExceeded` above ``memory_budget``.
+    """
+    return _read_jobs(path, integers, memory_budget)[0]
+
+
+def read_cluster(path: PathLike, *, integers: bool = False,
+                 memory_budget: float = MEMORY_BUDGET) -> Machines:
+    """Read a cluster file (DESIGN.md, Contracts: job and cluster files).
+
+    Header ``id,capacity_0,...,capacity_{R-1}``, one row per machine (XLL21 Sec. II-A:
+    ``capacity_0`` cores C_i, ``capacity_1`` memory M_i). Blank lines and lines starting
+    with ``#`` are skipped; a UTF-8 BOM is dropped. ``integers=True`` requires integer
+    capacities (XLL21 Sec. II-A).
+
+    Raises ``ValueError`` as :func:`read_jobs` does, for a capacity <= 0 and a file
+    without machines among others.
+    """
+    text = read_text_file(path, memory_budget=memory_budget)
+    name = _name(path)
+    rows = _lines(text)
+    head, _, r = _header(rows, name, CLUSTER_COLUMNS, None, "capacity_", _CLUSTER_FORM,
+                         "cluster")
+    cols = [f"capacity_{k}" for k in range(r)]
+    f = _Fields(name, integers)
+    capacity = array("d")
+    ids: list[str] = []
+    lines = array("q")
+    seen: set[str] = set()
+    with Progress(f"reading {name}", total=text.count("\n") + 1, unit="lines") as prog:
+        for lineno, line in rows:
+            if not lineno & _PROGRESS_EVERY:
+                prog.update(lineno)
+            where = f"{name}:{lineno}"
+            row = _fields(line, where)
+            _too_short(row, 1 + r, where)
+            f.ident(row[0], where, lineno, seen, ids, lines)
+            for col, t in zip(cols, row[1:], strict=True):
+                c = f.number(t, col, where, True, "capacities")
+                if c <= 0:
+                    raise ValueError(f"{where}: field {col!r}: {_short(t)} is not positive "
+                                     "(capacities are > 0)")
+                capacity.append(c)
+    if not ids:
+        raise ValueError(f"{name}: a header (line {head}) but no machines; one row per "
+                         "machine is expected after it")
+    return Machines(np.frombuffer(capacity).reshape(len(ids), r), ids=ids)
+
+
+def _first_unfit(jobs: JobSet, cap: np.ndarray) -> int | None:
+    """Index of the first job that fits no capacity vector in ``cap`` (chunked)."""
+    step = max(1, 1 << 22 // max(1, cap.size))
+    for lo in range(0, jobs.n, step):
+        dem = jobs.demand[lo:lo + step]
+        fits = np.all(dem[:, None, :] <= cap[None, :, :], axis=2).any(axis=1)
+        if not fits.all():
+            return lo + int(np.argmin(fits))
+    return None
+
+
+def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool = False,
+                  memory_budget: float = MEMORY_BUDGET) -> tuple[JobSet, Machines]:
+    """Read a jobs file and a cluster file and check they make one instance.
+
+    Both are read as :func:`read_jobs` and :func:`read_cluster` do (DESIGN.md, Contracts:
+    job and cluster files); then the two must have the same number R of resources (an
+    error names both files), every job must fit some machine in every resource at once
+    (:func:`theory.job_sets.check_fits`; an error starts ``{jobs file}:{line}:`` and
+    names the job), and with ``integers=True`` everything is integer (XLL21 Sec. II-A,
+    :func:`theory.job_sets.require_integers`).
+    """
+    jobs, lines = _read_jobs(jobs_path, integers, memory_budget)
+    machines = read_cluster(cluster_path, integers=integers, memory_budget=memory_budget)
+    jname, cname = _name(jobs_path), _name(cluster_path)
+    if jobs.resources != machines.resources:
+        raise ValueError(f"{jname} has {jobs.resources} demand column(s) but {cname} has "
+                         f"{machines.resources} capacity column(s): the jobs and the cluster "
+                         "must have the same resources")
+    # Machines with equal capacities are interchangeable for the check; distinct vectors
+    # keep check_fits' (jobs x machines x resources) comparison small.
+    distinct = np.unique(machines.capacity, axis=0)
+    check_budget(jobs.n * distinct.shape[0] * jobs.resources * 2, memory_budget,
+                 what=f"checking that the {jobs.n:,} jobs of {jname} fit the "
+                      f"{distinct.shape[0]:,} kinds of machine of {cname}",
+                 option="memory_budget", unit="bytes")
+    try:
+        check_fits(jobs, Machines(distinct))
+    except ValueError as err:
+        j = _first_unfit(jobs, distinct)
+        where = jname if j is None else f"{jname}:{lines[j]}"
+        raise ValueError(f"{where}: {err}, in {cname}") from None
+    if integers:
+        try:
+            require_integers(jobs, machines)
+        except ValueError as err:
+            raise ValueError(f"{jname}, {cname}: {err}") from None
+    return jobs, machines
+
+
+# -- writing ---------------------------------------------------------------------------
+
+
+def _format(x: float) -> str:
+    """Text that reads back as exactly ``x``: integers as integers, else ``repr``."""
+    if x.is_integer() and abs(x) <= MAX_EXACT_INT and math.copysign(1.0, x) > 0:
+        return str(int(x))
+    return repr(x)
+
+
+def _id_problem(s: str) -> str | None:
+    if not s:
+        return "is empty"
+    if any(c in s for c in ',"\n\r'):
+        return "contains a comma, a quote or a line break"
+    if s != s.strip(_SPACES):
+        return "has surrounding spaces or tabs (the reader strips them)"
+    if s.startswith("#"):
+        return "starts with '#' (the reader skips such a line as a comment)"
+    if "\0" in s:
+        return "contains a NUL character"
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode (a lone surrogate)"
+    return None
+
+
+def _write(rows: Iterator[str], header: str, path: PathLike) -> Path:
+    if isinstance(path, bool) or not isinstance(path, str | os.PathLike):
+        raise ValueError(f"path must be a file name (str or pathlib.Path), got {path!r}")
+    p = Path(path)
+    try:
+        with open(p, "w", encoding="utf-8", newline="\n") as out:
+            out.write(header + "\n")
+            for row in rows:
+                out.write(row + "\n")
+    except OSError as err:
+        raise ValueError(f"{p}: cannot write ({err.strerror or err})") from None
+    return p
+
+
+def _check_ids(ids: tuple[str, ...], path: PathLike, what: str) -> None:
+    for i in ids:
+        problem = _id_problem(i)
+        if problem:
+            raise ValueError(f"{_name(path)}: cannot write {what} id {_short(i)}: it "
+                             f"{problem}; ids must be non-empty and must not contain "
+                             "commas, quotes or line breaks")
+
+
+def write_jobs(jobs: JobSet, path: PathLike) -> Path:
+    """Write ``jobs`` as a jobs file (DESIGN.md, Contracts: job and cluster files).
+
+    Always with the ``weight`` column; numbers are written so that :func:`read_jobs`
+    reads back exactly the same values and ids (integers as integers, e.g. XLL21
+    Sec. II-A slots and cores; other floats, e.g. FL24 Sec. 3 fractions, with ``repr``).
+    An id that would not read back (empty, with a comma, a quote, a line break,
+    surrounding spaces, a leading ``#``) is a ``ValueError`` before anything is written.
+    Returns the path.
+    """
+    if not isinstance(jobs, JobSet):
+        raise ValueError(f"write_jobs needs a JobSet, got {type(jobs).__name__}")
+    _check_ids(jobs.ids, path, "job")
+    header = ",".join([*JOB_COLUMNS, *(f"demand_{k}" for k in range(jobs.resources))])
+    cols = (jobs.arrival.tolist(), jobs.processing.tolist(), jobs.weight.tolist())
+
+    def rows() -> Iterator[str]:
+        for j, i in enumerate(jobs.ids):
+            nums = [c[j] for c in cols] + jobs.demand[j].tolist()
+            yield ",".join([i, *map(_format, nums)])
+
+    return _write(rows(), header, path)
+
+
+def write_cluster(machines: Machines, path: PathLike) -> Path:
+    """Write ``machines`` as a cluster file (DESIGN.md, Contracts: job and cluster files).
+
+    Numbers and ids as :func:`write_jobs` writes them; returns the path.
+    """
+    if not isinstance(machines, Machines):
+        raise ValueError(f"write_cluster needs Machines, got {type(machines).__name__}")
+    _check_ids(machines.ids, path, "machine")
+    header = ",".join([*CLUSTER_COLUMNS,
+                       *(f"capacity_{k}" for k in range(machines.resources))])
+
+    def rows() -> Iterator[str]:
+        for i, cap in zip(machines.ids, machines.capacity.tolist(), strict=True):
+            yield ",".join([i, *map(_format, cap)])
+
+    return _write(rows(), header, path)
