@@ -9,6 +9,7 @@ Commands (``packsched COMMAND --help`` for each)::
     packsched policies   list the registered scheduling policies
     packsched simulate   simulate a policy in the PG21 slotted model, judge stability
     packsched schedule   run an XLL21 policy on a finite job set (jobs and cluster files)
+    packsched optimum    the offline optimum of a small job set (XLL21 P1, P2)
 
 Each command only parses, calls the library and prints (DESIGN.md, "Contracts"); the
 argument types are in :mod:`packsched.arguments`, the output rules in

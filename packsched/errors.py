@@ -20,6 +20,7 @@ BUDGET_FLAGS = {
     "memory_budget": "--max-memory",
     "max_configurations": "--max-configurations",
     "max_types": "--max-types",
+    "max_variables": "--max-variables",
 }
 
 

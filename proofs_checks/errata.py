@@ -75,6 +75,21 @@ ERRATA: list[Erratum] = [
         check="XLL21.Example1",
     ),
     Erratum(
+        id="XLL21.Thm6",
+        location="XLL21 Sec. IV-C, Theorem 6",
+        printed="The transient scheduling scheme produces an optimal solution to P3 (the "
+                "fractional objective (35) over the horizon, all a_j = 0).",
+        corrected="The scheme solves each slot's local program (38) optimally (Lemma 2, "
+                  "corrected), which does not make it optimal over the horizon: the "
+                  "rearrangement argument (37) shows the optimum's per-slot sums are "
+                  "non-increasing, not that maximising each slot's sum is optimal.",
+        instance="two jobs at time 0, p = (1, 3), d = (2, 1) cores, C = 2, k = 1: SVF runs "
+                 "job 1 alone in slot 1, then job 2, fractional flowtime 2 + 6 = 8; sharing "
+                 "slots 1-2 (job 1 on one core for two slots, job 2 on the other from slot "
+                 "1) gives 2.5 + 5 = 7.5 = OPT_P2.",
+        check="XLL21.Thm6",
+    ),
+    Erratum(
         id="XLL21.Alg1.line7",
         location="XLL21 Sec. III-A, Algorithm 1, line 7",
         printed="lambda_j(t+1) = max{0, lambda_j(t) + mu (p_j/(1 - a_j) - sum_i x_j^i z_j^i)}",

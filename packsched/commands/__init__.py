@@ -2,6 +2,7 @@
 
 from packsched.commands import (
     errata,
+    optimum,
     policies,
     rho_star,
     schedule,
@@ -10,4 +11,4 @@ from packsched.commands import (
 )
 
 #: in the order ``packsched --help`` lists them
-COMMANDS = (rho_star, verify, errata, policies, simulate, schedule)
+COMMANDS = (rho_star, verify, errata, policies, simulate, schedule, optimum)

@@ -6,4 +6,5 @@ from proofs_checks.checks import (  # noqa: F401
     pg21_dynamics,
     xll21_closed_forms,
     xll21_dynamics,
+    xll21_optima,
 )

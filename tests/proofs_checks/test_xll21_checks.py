@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import sympy as sp
 
 import proofs_checks.checks.xll21_closed_forms as m
@@ -87,3 +88,41 @@ def test_thm3_holds_and_a_starving_policy_fails_it():
     fit = np.array([r["fit"] / np.sqrt(r["N_T"]) for r in runs])
     gaps = np.array([r["max_gap"] for r in runs])
     assert np.all(fit > 0) and loglog_slope(np.array(horizons), gaps)["high"] >= 1
+
+
+def test_eq6_is_tight_so_a_smaller_factor_fails():
+    import numpy as np
+
+    from proofs_checks.checks.xll21_optima import eq6_ratio
+    from theory.job_sets import JobSet, Machines
+
+    r = eq6_ratio(JobSet(np.array([0, 1]), np.array([1, 1]), np.array([[2], [2]])),
+                  Machines(np.array([[2]])), 1.0)
+    assert r["ratio"] == pytest.approx(2.0)  # p_j = 1: fractional f + 1 = 2 f
+
+
+def test_thm6_counterexample_and_cor2_fail_under_wrong_inputs(monkeypatch):
+    import numpy as np
+
+    import proofs_checks.checks.xll21_optima as o
+    from capacity.flowtime_programs import p1_optimum
+    from policies.preemptive import PriorityPolicy, run_schedule
+    from theory.job_sets import JobSet, Machines
+
+    assert o.check_thm6(True).verdict == "holds" and o.check_cor2(True).verdict == "holds"
+    # one job alone: SVF is optimal, nothing separates, the counterexample check fails
+    monkeypatch.setattr(o, "THM6_INSTANCE", {"a": [0], "p": [2], "d": [1], "C": [1],
+                                             "k": 1.0, "transient": True})
+    assert o.check_thm6(True).verdict == "violated"
+
+    class LargestVolumeFirst(PriorityPolicy):
+        name = "lvf"
+
+        def key(self, view):
+            return -view.processing * view.cores
+
+    jobs, mach = JobSet(np.zeros(4), np.array([1, 1, 1, 10]), np.ones((4, 1))), \
+        Machines(np.array([[1]]))
+    flow = run_schedule(LargestVolumeFirst(), jobs, mach, k=1).flowtime.sum()
+    bound = p1_optimum(jobs, mach, 1.0).value + jobs.processing.sum() / 2
+    assert flow > bound  # Cor. 2's bound separates a wrong ranking

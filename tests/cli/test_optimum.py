@@ -1,0 +1,57 @@
+"""``packsched optimum``: offline optima of the XLL21 programs on the files."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+
+from packsched.cli import main
+
+DATA = resources.files("theory.data")
+FILES = ["--jobs", str(DATA / "xll21_example1_jobs.csv"),
+         "--cluster", str(DATA / "xll21_example1_cluster.csv")]
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_p1_of_example1_is_srpt(capsys):
+    code, out, err = run(capsys, "optimum", *FILES, "--objective", "flowtime", "--k", "1",
+                         "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    for key in ("objective", "value", "lower", "upper", "status", "certified", "seconds"):
+        assert key in d
+    assert d["value"] == pytest.approx(10) and d["certified"] and d["completion"] == [1, 3, 6]
+
+
+def test_p2_relaxation_is_at_most_the_integer_program(capsys):
+    vals = []
+    for extra in ([], ["--relax"]):
+        code, out, err = run(capsys, "optimum", *FILES, "--objective", "fractional-flowtime",
+                             "--k", "2", "--json", *extra)
+        assert code == 0, err
+        vals.append(json.loads(out)["value"])
+    assert vals[1] <= vals[0] + 1e-9
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--objective", "weighted-completion"], "FL24"),
+    (["--objective", "flowtime", "--relax"], "--relax"),
+    (["--objective", "flowtime", "--k", "0"], "--k"),
+    (["--objective", "nope"], "invalid choice"),
+])
+def test_usage_errors(capsys, argv, words):
+    code, out, err = run(capsys, "optimum", *FILES, *argv)
+    assert code == 2 and out == "" and err.startswith("packsched: error: ") and words in err
+
+
+def test_budget_names_the_flag(capsys):
+    code, out, err = run(capsys, "optimum", *FILES, "--objective", "flowtime",
+                         "--max-variables", "5")
+    assert code == 2 and "--max-variables" in err, err
