@@ -103,19 +103,21 @@ def _fields(line: str, where: str) -> list[str]:
         try:
             row = next(csv.reader([line], strict=True))
         except csv.Error as err:
-            raise ValueError(f"{where}: not a CSV line ({err})") from None
+            raise ValueError(f"{where}: not valid CSV ({err})") from None
     else:
         row = line.split(",")
     return [f.strip(_SPACES) for f in row]
 
 
 def _header(rows: Iterator[tuple[int, str]], name: str, fixed: tuple[str, ...],
-            optional: str | None, prefix: str, form: str, what: str) -> tuple[int, bool, int]:
+            optional: str | None, prefix: str, form: str, what: str,
+            text: str) -> tuple[int, bool, int]:
     """Check the header; return (its line number, whether ``optional`` is there, R)."""
     first = next(rows, None)
     if first is None:
-        raise ValueError(f"{name}: no header (the file is empty or has only comments and "
-                         f"blank lines); a {what} file starts with the header {form!r}")
+        why = ("empty file (no text)" if not text or text.isspace() else
+               "no header (only comments and blank lines)")
+        raise ValueError(f"{name}: {why}; a {what} file starts with the header {form!r}")
     lineno, line = first
     got = _fields(line, f"{name}:{lineno}")
     has_opt = optional is not None and len(got) > len(fixed) and got[len(fixed)] == optional
@@ -131,16 +133,16 @@ def _header(rows: Iterator[tuple[int, str]], name: str, fixed: tuple[str, ...],
     else:
         detail = f"column {i + 1} is {_short(got[i])} where {want[i]!r} belongs"
     opt = f" (the {optional!r} column may be left out)" if optional else ""
-    raise ValueError(f"{name}:{lineno}: wrong header: {detail}; the header of a {what} file "
-                     f"must be {form!r}{opt}, with R >= 1 and exactly these names in this "
-                     f"order; got {_short(','.join(got), 200)}")
+    raise ValueError(f"{name}:{lineno}: header {_short(','.join(got), 200)} is wrong: "
+                     f"{detail}; the header of a {what} file must be {form!r}{opt}, with "
+                     "R >= 1 and exactly these names in this order")
 
 
 class _Fields:
     """Parses the fields of one file, naming the file, the line and the column."""
 
-    def __init__(self, name: str, integers: bool):
-        self.name, self.integers = name, integers
+    def __init__(self, name: str, integers: bool, what: str):
+        self.name, self.integers, self.what = name, integers, what
 
     def number(self, text: str, col: str, where: str, integer: bool, noun: str) -> float:
         if not text:
@@ -156,8 +158,8 @@ class _Fields:
                              "(write a decimal such as 3, 0.25 or 1e3)")
         v = float(text)
         if math.isinf(v):
-            raise ValueError(f"{where}: field {col!r}: {_short(text)} is beyond the float64 "
-                             "range (magnitude at most 1.8e308)")
+            raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a finite "
+                             "float64 number (beyond the float64 range, 1.8e308)")
         if v == 0 and re.search("[1-9]", re.split("[eE]", text)[0]):
             raise ValueError(f"{where}: field {col!r}: {_short(text)} is nonzero but below "
                              "the float64 range (it would read as 0)")
@@ -165,7 +167,7 @@ class _Fields:
             if not _is_integer(text, v):
                 raise ValueError(f"{where}: field {col!r}: {_short(text)} is not an integer "
                                  f"({_WHO} needs integer {noun})")
-            if abs(v) > MAX_EXACT_INT:
+            if abs(v) >= MAX_EXACT_INT and abs(Decimal(text)) > MAX_EXACT_INT:
                 raise ValueError(f"{where}: field {col!r}: {_short(text)} is an integer "
                                  f"above 2**53, which float64 does not hold exactly")
         return v
@@ -176,8 +178,8 @@ class _Fields:
             raise ValueError(f"{where}: field 'id' is empty")
         if text in seen:
             first = lines[ids.index(text)]
-            raise ValueError(f"{where}: field 'id': {_short(text)} appears twice, on line "
-                             f"{first} and on line {lineno} (ids must be unique)")
+            raise ValueError(f"{where}: {self.what} id {_short(text)} already used on line "
+                             f"{first} (field 'id'; ids must be unique)")
         seen.add(text)
         ids.append(text)
         lines.append(lineno)
@@ -203,10 +205,10 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
     name = _name(path)
     rows = _lines(text)
     head, has_weight, r = _header(rows, name, JOB_COLUMNS[:3], "weight", "demand_",
-                                  _JOBS_FORM, "jobs")
+                                  _JOBS_FORM, "jobs", text)
     demand_cols = [f"demand_{k}" for k in range(r)]
     width = 3 + has_weight + r
-    f = _Fields(name, integers)
+    f = _Fields(name, integers, "job")
     arrival, processing, weight, demand = array("d"), array("d"), array("d"), array("d")
     ids: list[str] = []
     lines = array("q")
@@ -225,14 +227,14 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
                                  "(arrival times are >= 0)")
             p = f.number(row[2], "processing", where, True, "processing times")
             if p <= 0:
-                raise ValueError(f"{where}: field 'processing': {_short(row[2])} is not "
-                                 "positive (processing times are > 0)")
+                raise ValueError(f"{where}: field 'processing': {_short(row[2])} must be "
+                                 "> 0 (a processing time is positive)")
             w = 1.0
             if has_weight:
                 w = f.number(row[3], "weight", where, False, "weights")
                 if w <= 0:
-                    raise ValueError(f"{where}: field 'weight': {_short(row[3])} is not "
-                                     "positive (weights are > 0)")
+                    raise ValueError(f"{where}: field 'weight': {_short(row[3])} must be "
+                                     "> 0 (a weight is positive)")
             some = False
             for col, t in zip(demand_cols, row[width - r:], strict=True):
                 d = f.number(t, col, where, True, "demands")
@@ -243,8 +245,8 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
                 demand.append(d)
             if not some:
                 cols = "demand_0" if r == 1 else f"demand_0..demand_{r - 1}"
-                raise ValueError(f"{where}: job {_short(row[0])} demands nothing ({cols} all "
-                                 "0); every job must demand some resource")
+                raise ValueError(f"{where}: the job demands nothing ({cols} all 0 for job "
+                                 f"{_short(row[0])}); every job must demand some resource")
             arrival.append(a)
             processing.append(p)
             weight.append(w)
@@ -253,7 +255,7 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
                          f"expected after it")
     jobs = JobSet(arrival=np.frombuffer(arrival), processing=np.frombuffer(processing),
                   demand=np.frombuffer(demand).reshape(len(ids), r),
-                  weight=np.frombuffer(weight), ids=ids)
+                  weight=np.frombuffer(weight), ids=tuple(ids))
     return jobs, lines
 
 
@@ -293,9 +295,9 @@ def read_cluster(path: PathLike, *, integers: bool = False,
     name = _name(path)
     rows = _lines(text)
     head, _, r = _header(rows, name, CLUSTER_COLUMNS, None, "capacity_", _CLUSTER_FORM,
-                         "cluster")
+                         "cluster", text)
     cols = [f"capacity_{k}" for k in range(r)]
-    f = _Fields(name, integers)
+    f = _Fields(name, integers, "machine")
     capacity = array("d")
     ids: list[str] = []
     lines = array("q")
@@ -311,13 +313,13 @@ def read_cluster(path: PathLike, *, integers: bool = False,
             for col, t in zip(cols, row[1:], strict=True):
                 c = f.number(t, col, where, True, "capacities")
                 if c <= 0:
-                    raise ValueError(f"{where}: field {col!r}: {_short(t)} is not positive "
-                                     "(capacities are > 0)")
+                    raise ValueError(f"{where}: field {col!r}: {_short(t)} must be > 0 "
+                                     "(a capacity is positive)")
                 capacity.append(c)
     if not ids:
         raise ValueError(f"{name}: a header (line {head}) but no machines; one row per "
                          "machine is expected after it")
-    return Machines(np.frombuffer(capacity).reshape(len(ids), r), ids=ids)
+    return Machines(np.frombuffer(capacity).reshape(len(ids), r), ids=tuple(ids))
 
 
 def _first_unfit(jobs: JobSet, cap: np.ndarray) -> int | None:
@@ -360,8 +362,8 @@ def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool
         check_fits(jobs, Machines(distinct))
     except ValueError as err:
         j = _first_unfit(jobs, distinct)
-        where = jname if j is None else f"{jname}:{lines[j]}"
-        raise ValueError(f"{where}: {err}, in {cname}") from None
+        line = "" if j is None else f"; the job is on line {lines[j]} of {jname}"
+        raise ValueError(f"{jname}: {err}, in {cname}{line}") from None
     if integers:
         try:
             require_integers(jobs, machines)
@@ -416,8 +418,8 @@ def _check_ids(ids: tuple[str, ...], path: PathLike, what: str) -> None:
     for i in ids:
         problem = _id_problem(i)
         if problem:
-            raise ValueError(f"{_name(path)}: cannot write {what} id {_short(i)}: it "
-                             f"{problem}; ids must be non-empty and must not contain "
+            raise ValueError(f"{_name(path)}: {what} id {_short(i)} cannot be written: "
+                             f"it {problem}; ids must be non-empty and must not contain "
                              "commas, quotes or line breaks")
 
 

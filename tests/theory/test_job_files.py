@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -145,3 +147,83 @@ def test_fuzz_appended_garbage(tmp_path_factory, junk):
         read_jobs(f)
     except ValueError as e:
         assert str(e).startswith(str(f))
+
+
+# -- edge cases of the reader and the writer (exact integers, range, line numbers) --------
+
+HEAD1 = "id,arrival,processing,demand_0\n"
+
+
+@pytest.mark.parametrize(("row", "integers", "words"), [
+    ("j,0,1,1e-400", False, ":2: field 'demand_0': '1e-400' is nonzero but below"),
+    ("j,0,2.0000000000000001,1", True, ":2: field 'processing': '2.0000000000000001' is not an "
+                                       "integer (XLL21 needs integer processing times)"),
+    ("j,9007199254740993,1,1", True, ":2: field 'arrival': '9007199254740993' is an integer "
+                                     "above 2**53"),
+    ("j,0,1," + "1" * 5000, False, ":2: field 'demand_0': '1111"),
+    ("j,0x10,1,1", False, ":2: field 'arrival': '0x10' is not a number"),
+    ("j,1_000,1,1", False, ":2: field 'arrival': '1_000' is not a number"),
+    ("j,\u0661,1,1", False, ":2: field 'arrival': '\u0661' is not a number"),
+    ("j,0,-inf,1", False, ":2: field 'processing': '-inf' is not a finite"),
+    ("j,0,1,1,", False, ":2: 5 fields, the header has 4"),
+    ('"j"x,0,1,1', False, ":2: not valid CSV"),
+])
+def test_field_edge_cases(tmp_path, row, integers, words):
+    f = write(tmp_path, "jobs.csv", HEAD1 + row + "\n")
+    with pytest.raises(ValueError) as e:
+        read_jobs(f, integers=integers)
+    assert str(e.value).startswith(f"{f}:2: ") and words in str(e.value)
+
+
+@pytest.mark.parametrize(("header", "words"), [
+    ("id,arrival,processing,weight,demand_0,extra", "column 6 is 'extra' where 'demand_1'"),
+    ("id,arrival,demand_0", "column 3 is 'demand_0' where 'processing'"),
+    ("id,arrival,processing,weight", "no column 'demand_0'"),
+    ("id,arrival,processing,demand_0,weight", "column 5 is 'weight' where 'demand_1'"),
+    ("ID,arrival,processing,demand_0", "column 1 is 'ID' where 'id'"),
+])
+def test_header_problems_say_which_column(tmp_path, header, words):
+    f = write(tmp_path, "jobs.csv", f"# c\n\n{header}\nj,0,1,1,1\n")
+    with pytest.raises(ValueError) as e:
+        read_jobs(f)
+    msg = str(e.value)
+    assert msg.startswith(f"{f}:3: header") and words in msg and "demand_{R-1}" in msg
+
+
+def test_integer_spellings_crlf_quotes_and_line_numbers(tmp_path):
+    f = write(tmp_path, "jobs.csv", "\ufeff# x\r\n id , arrival,processing ,demand_0\r\n"
+                                    '\r\n"a,b", 1e3 ,2.0,+3\r\n  # later\r\nc,0,1,1\r\n')
+    jobs = read_jobs(f, integers=True)
+    assert jobs.ids == ("a,b", "c") and jobs.arrival.tolist() == [1000, 0]
+    with pytest.raises(ValueError, match=r"jobs.csv:7: the job demands nothing"):
+        read_jobs(write(tmp_path, "jobs.csv", f.read_text() + "d,0,1,0\n"))
+    gz = tmp_path / "jobs.csv.gz"
+    gz.write_bytes(gzip.compress(GOOD_JOBS.encode()))
+    assert read_jobs(gz).ids == ("j1", "j2")
+
+
+def test_only_comments_and_instance_line_of_unfit_job(tmp_path):
+    with pytest.raises(ValueError, match=r"c.csv: no header \(only comments"):
+        read_cluster(write(tmp_path, "c.csv", "# nothing\n\n"))
+    j = write(tmp_path, "jobs.csv", "# x\n" + HEAD1 + "a,0,1,5\nbig,0,1,30\n")
+    c = write(tmp_path, "cluster.csv", "id,capacity_0\nm1,20\nm2,20\nm3,8\n")
+    with pytest.raises(ValueError, match=r"job 'big' .*cluster.csv; the job is on line 4 of"):
+        read_instance(j, c)
+    with pytest.raises(ValueError, match=r"cluster.csv:2: field 'capacity_0': '1.5' is not an "
+                                         r"integer \(XLL21 needs integer capacities\)"):
+        read_instance(j, write(tmp_path, "cluster.csv", "id,capacity_0\nm,1.5\n"), integers=True)
+
+
+def test_writer_refuses_unreadable_ids_and_keeps_exact_values(tmp_path):
+    for bad in ("", "a\nb", "a\rb", "b\t", "x\0", "\udcdc"):
+        with pytest.raises(ValueError, match="cannot be written"):
+            write_cluster(Machines([[1.0]], ids=(bad,)), tmp_path / "c.csv")
+    assert not (tmp_path / "c.csv").exists()
+    vals = [0.1, 1e16, 2.0**53 + 2, 1e300, 5e-324, 1 / 3]
+    jobs = JobSet([0] * 6, vals, [[v] for v in vals], weight=vals,
+                  ids=("\u00e9", "x y", "a'b", "<>", ";", "0"))
+    back = read_jobs(write_jobs(jobs, tmp_path / "j.csv"))
+    assert back.ids == jobs.ids
+    assert back.processing.tolist() == vals and back.demand[:, 0].tolist() == vals
+    assert (tmp_path / "j.csv").read_text().splitlines()[0] == \
+        "id,arrival,processing,weight,demand_0"
