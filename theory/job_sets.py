@@ -47,7 +47,7 @@ def _ids(ids: Sequence[object] | None, n: int, what: str) -> tuple[str, ...]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class JobSet:
     """N jobs: ``arrival`` (N,), ``processing`` (N,), ``weight`` (N,), ``demand`` (N, R).
 
@@ -109,7 +109,7 @@ class JobSet:
                 f"{self.arrival.min():g}..{self.arrival.max():g})")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Machines:
     """M machines, ``capacity`` (M, R) (XLL21: column 0 cores C_i, column 1 memory M_i).
 
@@ -176,7 +176,8 @@ def check_fits(jobs: JobSet, machines: Machines, *, resources: int | None = None
             resources is None and jobs.resources != machines.resources):
         raise ValueError(f"jobs demand {jobs.resources} resource(s) but machines have "
                          f"{machines.resources}")
-    dem, cap = jobs.demand[:, :r], machines.capacity[:, :r]
+    dem = jobs.demand[:, :r]
+    cap = np.unique(machines.capacity[:, :r], axis=0)  # distinct machine shapes suffice
     within = np.asarray(dem[:, None, :] <= cap[None, :, :])
     fits = np.any(np.all(within, axis=2), axis=1)
     if not fits.all():

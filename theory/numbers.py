@@ -47,7 +47,6 @@ __all__ = [
     "as_float",
     "positive_int",
     "server_count",
-    "server_count",
 ]
 
 #: Relative tolerance for deciding ``sum(k_i * s_i) <= capacity`` with float inputs:
