@@ -7,9 +7,31 @@ and exact knapsacks, each answer with a certificate.
 from capacity._lp_highs import LPSolveError
 from capacity.certificate import CERT_RTOL, Certificate, certify
 from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
+from capacity.flowtime_programs import (
+    MAX_VARIABLES,
+    offline_horizon,
+    p1_optimum,
+    p1_program,
+    p2_optimum,
+    p2_program,
+)
 from capacity.knapsack import KnapsackResult, knapsack_bb, knapsack_dp, max_weight_configuration
+from capacity.programs import (
+    PROGRAM_METHODS,
+    LinearProgram,
+    ProgramBuilder,
+    ProgramError,
+    ProgramResult,
+    solve,
+)
 from capacity.region import CapacityRegion, ServerClass
 from capacity.result import CapacityResult, MixtureTerm
+from capacity.slot_programs import (
+    p3_optimum,
+    p3_program,
+    switching_cost_program,
+    transient_local_program,
+)
 from capacity.supportable_workload import bin_packing_lp, rho_star
 
 __all__ = [
@@ -18,4 +40,8 @@ __all__ = [
     "bin_packing_lp",
     "certify", "knapsack_bb", "knapsack_dp", "max_weight_configuration", "rho_star",
     "solve_configuration_lp",
+    # XLL21 programs (capacity.programs, flowtime_programs, slot_programs)
+    "LinearProgram", "MAX_VARIABLES", "PROGRAM_METHODS", "ProgramBuilder", "ProgramError",
+    "ProgramResult", "offline_horizon", "p1_optimum", "p1_program", "p2_optimum", "p2_program",
+    "p3_optimum", "p3_program", "solve", "switching_cost_program", "transient_local_program",
 ]

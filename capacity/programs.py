@@ -311,8 +311,11 @@ def solve(program: LinearProgram, *, method: str = "highs", time_limit: float | 
     """
     _check_options(method, time_limit, mip_gap)
     t0 = time.perf_counter()
-    if program.num_variables == 0:
-        raw = _Raw("optimal", np.zeros(0), None, None, "none")
+    if program.num_variables == 0:  # nothing to choose: feasible iff every row holds at 0
+        if program.violation(np.zeros(0)) > 0:
+            raise ProgramError(f"{program.name or 'program'}: infeasible (no variables and "
+                               f"a row that excludes 0)", "infeasible")
+        raw = _Raw("optimal", np.zeros(0), np.zeros(program.num_rows), None, "none")
     elif method == "highs":
         raw = _solve_highs(program, time_limit, mip_gap)
     else:

@@ -58,7 +58,8 @@ def p3_program(coeff: object, cores: object, memory: object, machine_cores: obje
     min(d_j, C_i) z_j^i (so x z = x: a positive coefficient is never paid), rows
     "cores" sum_j u_j^i <= C_i (4b), "memory" sum_j m_j z_j^i <= M_i (4c; none for
     M_i = inf), "rate" sum_i u_j^i <= d_j (4d), and with ``remaining`` p_j(t) also
-    "remaining" sum_i x_j^i <= p_j(t). ``use_memory=False`` is the z = 1 case of Sec. IV:
+    "remaining" sum_i x_j^i <= p_j(t) (rows in cores, sum_i u_j^i <= d_j p_j(t), so
+    their duals are per core). ``use_memory=False`` is the z = 1 case of Sec. IV:
     pooled cores u_j in [0, d_j], "capacity" sum_j u_j <= C = sum_i C_i (``memory`` and
     ``machine_memory`` may be None); with ``integer=False`` it is the LP that Lemma 1
     (eq. (22), corrected: see :func:`theory.slot_allocation.lemma1_rates`) solves in
@@ -169,6 +170,12 @@ def switching_cost_program(coeff: object, cores: object, machine_cores: object,
     import cvxpy as cp
 
     t0 = time.perf_counter()
+    if n == 0:  # no job present: the empty allocation, value 0
+        return ProgramResult(status="optimal", value=0.0, lower=0.0, upper=0.0,
+                             solution={"x": np.zeros((0, M)), "y": np.zeros(0)}, duals=None,
+                             method="cvxpy", solver="none", seconds=0.0,
+                             extra={"flowtime_term": 0.0, "switching_cost": 0.0,
+                                    "alpha": float(alpha)})
     x = cp.Variable((n, M), bounds=[np.zeros((n, M)), np.ones((n, M))])
     linear = c @ cp.sum(x, axis=1)
     rows = np.flatnonzero(present)
