@@ -176,12 +176,15 @@ def switching_cost_program(coeff: object, cores: object, machine_cores: object,
                              method="cvxpy", solver="none", seconds=0.0,
                              extra={"flowtime_term": 0.0, "switching_cost": 0.0,
                                     "alpha": float(alpha)})
+    # the objective scaled by a positive constant (same minimiser): the multipliers of
+    # eq. (10) grow like t^(k + 1/2) and unscaled coefficients of 1e8 break the solver
+    scale = max(1.0, float(np.max(np.abs(c))), float(alpha))
     x = cp.Variable((n, M), bounds=[np.zeros((n, M)), np.ones((n, M))])
-    linear = c @ cp.sum(x, axis=1)
+    linear = (c / scale) @ cp.sum(x, axis=1)
     rows = np.flatnonzero(present)
     objective = linear
     if alpha > 0 and rows.size:
-        objective = linear + float(alpha) * cp.sum_squares(x[rows, :] - prev[rows, :])
+        objective = linear + (float(alpha) / scale) * cp.sum_squares(x[rows, :] - prev[rows, :])
     cons = [d @ x <= C, cp.sum(x, axis=1) <= 1]
     prob = cp.Problem(cp.Minimize(objective), cons)
     try:
@@ -201,7 +204,8 @@ def switching_cost_program(coeff: object, cores: object, machine_cores: object,
                          solver=f"cvxpy {cp.__version__} / {prob.solver_stats.solver_name}",
                          seconds=time.perf_counter() - t0,
                          extra={"flowtime_term": flow, "switching_cost": switch,
-                                "alpha": float(alpha), "solver_value": float(prob.value)})
+                                "alpha": float(alpha), "scale": scale,
+                                "solver_value": float(prob.value) * scale})
 
 
 def transient_local_program(processing: object, remaining: object, cores: object,

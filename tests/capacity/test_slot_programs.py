@@ -202,6 +202,23 @@ def test_switching_large_alpha_stays_at_x_prev():
         assert r.value == pytest.approx(flow + alpha * r.extra["switching_cost"])
 
 
+def test_switching_huge_coefficients():
+    """The multipliers of eq. (10) grow like t^(k + 1/2): coefficients of 1e9 must still
+    solve (the objective is scaled internally), with the LP's answer at alpha = 0 and the
+    interior formula x_prev - coeff/(2 alpha) when alpha is larger still."""
+    rng = np.random.default_rng(12)
+    coeff, d, _, C = random_slot(rng)
+    coeff = coeff * 1e9
+    x_prev = np.full((len(coeff), len(C)), 0.1)
+    qp = switching_cost_program(coeff, d, C, x_prev, 0.0)
+    lp = p3_optimum(coeff, d, None, C, None, use_memory=False, integer=False)
+    assert qp.value == pytest.approx(lp.value, rel=AGREE_RTOL)
+    small = np.array([-1e9, 2e9])
+    x_prev = np.array([[0.4, 0.3], [0.2, 0.2]])
+    r = switching_cost_program(small, [1, 1], [10, 10], x_prev, 1e11)
+    assert r.solution["x"] == pytest.approx(x_prev - small[:, None] / 2e11, abs=1e-6)
+
+
 def test_switching_empty_slot():
     r = switching_cost_program([], [], [4, 2], np.zeros((0, 2)), 1.0)
     assert r.value == 0 and r.solution["x"].shape == (0, 2)
