@@ -7,4 +7,5 @@ from proofs_checks.checks import (  # noqa: F401
     xll21_closed_forms,
     xll21_dynamics,
     xll21_optima,
+    xll21_slot_checks,
 )

@@ -138,3 +138,33 @@ def test_thm4_rule_tells_a_bounded_regret_from_a_linear_one(monkeypatch):
 
     monkeypatch.setattr(dyn, "per_slot_cost", tiny)
     assert dyn.check_thm4(True).verdict == "holds"
+
+
+def test_slot_checks_hold_and_fail_for_wrong_forms(monkeypatch):
+    import proofs_checks.checks.xll21_slot_checks as sc
+    from theory.slot_allocation import lemma1_rates
+
+    for f in (sc.check_lemma1_numeric, sc.check_lemma2_numeric, sc.check_thm2):
+        assert f(True).verdict == "holds", f.__name__
+
+    def printed_eq22(coeff, d, C):  # the printed case 2: a job that only partly fits gets 0
+        y = lemma1_rates(coeff, d, C)
+        return np.where(y < 1, 0.0, y)
+
+    monkeypatch.setattr(sc, "lemma1_rates", printed_eq22)
+    assert sc.check_lemma1_numeric(True).verdict == "violated"
+    monkeypatch.setattr(sc, "lemma2_rates", lambda p, r, d, C: np.zeros(len(p)))
+    assert sc.check_lemma2_numeric(True).verdict == "violated"
+
+
+def test_thm2_fails_when_the_allocation_is_poor(monkeypatch):
+    import proofs_checks.checks.xll21_slot_checks as sc
+    from policies.preemptive import OCORPM, Allocation
+
+    def one_core(self, view):  # one core to the first job only
+        u = np.zeros((view.n, len(view.machine_cores)), dtype=np.int64)
+        u[0, 0] = 1
+        return Allocation(u, (u > 0).astype(np.int64))
+
+    monkeypatch.setattr(OCORPM, "allocate", one_core)
+    assert sc.check_thm2(True).verdict == "violated"
