@@ -113,8 +113,7 @@ class OCORPPlus(_Dual):
         present_before = view.arrival + 2 <= view.t  # eq. (31): j with t >= a_j + 2
         res = switching_cost_program(coeff, view.cores, view.machine_cores, x_prev,
                                      self.alpha, present_before=present_before)
-        x = np.asarray(res.solution["x"], dtype=float)
-        u = np.floor(x * view.cores[:, None] + 1e-7).astype(np.int64)
+        u = _round_cores(np.asarray(res.solution["x"], dtype=float), view)
         # at most the job's remaining volume, trimmed from its smallest shares
         for j in np.flatnonzero(u.sum(axis=1) > view.remaining_volume):
             extra = int(u[j].sum() - view.remaining_volume[j])
@@ -181,6 +180,26 @@ class OCORPM(_Dual):
         u = np.where(z_new == 1, x, 0)  # the last z-step's choice is memory-feasible
         self.update(view, u.sum(axis=1))
         return Allocation(u, (u > 0).astype(np.int64))
+
+
+def _round_cores(x: np.ndarray, view: SlotView) -> np.ndarray:
+    """Whole cores from continuous rates: d_j x_j^i rounded down (with a tolerance for
+    the solver's accuracy), then each machine's leftover cores to the jobs with the
+    largest rounded-off parts there, within d_j and the job's remaining volume (the
+    capacities (4b) and demands (4d) stay met)."""
+    want = x * view.cores[:, None]
+    u = np.floor(want + 1e-4).astype(np.int64)
+    limit = np.minimum(view.cores, view.remaining_volume).astype(np.int64)
+    rest = want - u
+    for i in range(u.shape[1]):
+        free = int(view.machine_cores[i] - u[:, i].sum())
+        for j in np.argsort(-rest[:, i], kind="stable"):
+            if free <= 0 or rest[j, i] <= 1e-6:
+                break
+            if u[j].sum() < limit[j]:
+                u[j, i] += 1
+                free -= 1
+    return u
 
 
 def _x_step(order: np.ndarray, want: np.ndarray, allowed: np.ndarray,
