@@ -42,6 +42,10 @@ def _check_inputs(jobs: JobSet, machines: Machines, memory: bool) -> None:
     if not isinstance(jobs, JobSet) or not isinstance(machines, Machines):
         raise ValueError("expected a theory.JobSet and a theory.Machines")
     require_integers(jobs, machines, what="XLL21's programs")
+    if np.any(jobs.demand[:, 0] < 1):
+        j = int(np.argmax(jobs.demand[:, 0] < 1))
+        raise ValueError(f"XLL21's programs need d_j >= 1 core; job {jobs.ids[j]!r} demands "
+                         f"{jobs.demand[j, 0]:g} (rates are u_j / d_j)")
     if memory:
         if jobs.resources < 2 or machines.resources < 2:
             raise ValueError("memory=True needs two resources (cores, memory) in the jobs' "

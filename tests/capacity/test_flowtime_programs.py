@@ -448,6 +448,8 @@ def test_bad_inputs():
         p1_program(JobSet([0.5], [1], [[2]]), machines, 2)
     with pytest.raises(ValueError, match="fits no machine"):
         p2_program(jobs_of([0], [1], [5]), machines, 2)
+    with pytest.raises(ValueError, match="d_j >= 1 core"):
+        p2_program(jobs_of([0], [1], [0], m=[1]), Machines([[4, 4]]), 2, memory=True)
     with pytest.raises(ValueError, match="integer capacities"):
         p2_program(jobs_of([0], [1], [1]), Machines([[2.5]]), 2)
     with pytest.raises(ValueError, match="two resources"):
