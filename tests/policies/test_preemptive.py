@@ -242,3 +242,18 @@ def test_declared_demands_drive_allocation_true_demands_drive_progress():
         run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[9]]))
     with pytest.raises(ValueError, match="at least one core"):
         run_schedule(SRPT(), jobs, Machines([[8]]), declared=np.array([[0]]))
+
+
+def test_ocorp_plus_completes_and_switches_less_with_alpha():
+    from policies.preemptive import OCORPPlus
+
+    rng = np.random.default_rng(5)
+    jobs = JobSet(np.sort(rng.integers(0, 10, 10)), rng.integers(1, 6, 10),
+                  rng.integers(1, 4, 10)[:, None])
+    mach = Machines([[4], [3]])
+    runs = {a: run_schedule(OCORPPlus(alpha=a), jobs, mach) for a in (0.0, 1e6)}
+    assert all(r.invariants_ok and not r.stopped for r in runs.values())
+    assert runs[1e6].preemptions.sum() + runs[1e6].migrations.sum() <= \
+        runs[0.0].preemptions.sum() + runs[0.0].migrations.sum()
+    with pytest.raises(ValueError, match="alpha"):
+        OCORPPlus(alpha=-1)
