@@ -135,7 +135,7 @@ def bench_p2(quick: bool, repeats: int) -> dict:
     from capacity.flowtime_programs import offline_horizon, p2_optimum
 
     out: dict[str, Any] = {}
-    for n in ([50, 100] if quick else [50, 100, 200]):
+    for n in ([50, 100, 200] if quick else [50, 100, 200, 400, 800]):
         jobs, machines = random_instance(n, 10, seed=n)
         H = offline_horizon(jobs, machines, memory=False)
         ours, plain, vals = [], [], []
