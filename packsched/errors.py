@@ -53,9 +53,9 @@ def _message(exc: BaseException) -> tuple[str, int]:
         return f"{exc.strerror or exc}", EXIT_USAGE
     if isinstance(exc, ComputationError):
         return str(exc), EXIT_FAILED
-    from capacity import LPSolveError
+    from capacity import LPSolveError, ProgramError
 
-    if isinstance(exc, LPSolveError):
+    if isinstance(exc, LPSolveError | ProgramError):
         return f"the solver failed: {exc}", EXIT_FAILED
     if isinstance(exc, MemoryError):
         return ("ran out of memory (an estimate before the allocation should have refused "

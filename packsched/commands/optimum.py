@@ -72,11 +72,20 @@ def run(args: argparse.Namespace) -> int:
     kw: dict[str, Any] = {"memory": args.memory, "horizon": args.horizon,
                           "time_limit": args.time_limit,
                           **budgets(args, max_variables="max_variables")}
+    from capacity import ProgramError
+
     with stdout_to_stderr(args.json):
-        if args.objective == "flowtime":
-            res = p1_optimum(jobs, machines, args.k, **kw)
-        else:
-            res = p2_optimum(jobs, machines, args.k, integer=not args.relax, **kw)
+        try:
+            if args.objective == "flowtime":
+                res = p1_optimum(jobs, machines, args.k, **kw)
+            else:
+                res = p2_optimum(jobs, machines, args.k, integer=not args.relax, **kw)
+        except ProgramError as err:
+            if args.horizon is not None and "too short" in str(err):
+                raise UsageError(f"--horizon {args.horizon} is too short for these jobs: no "
+                                 f"schedule completes them all (leave it out for a horizon "
+                                 f"every optimum fits in)") from None
+            raise
     certified = res.status == "optimal"
     out = {"objective": args.objective, "k": args.k, "relax": args.relax,
            "memory": args.memory, "value": res.value, "lower": res.lower, "upper": res.upper,

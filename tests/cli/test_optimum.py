@@ -55,3 +55,9 @@ def test_budget_names_the_flag(capsys):
     code, out, err = run(capsys, "optimum", *FILES, "--objective", "flowtime",
                          "--max-variables", "5")
     assert code == 2 and "--max-variables" in err, err
+
+
+def test_a_horizon_too_short_is_named(capsys):
+    code, out, err = run(capsys, "optimum", *FILES, "--objective", "flowtime",
+                         "--horizon", "4")
+    assert code == 2 and "--horizon 4 is too short" in err
