@@ -72,6 +72,18 @@ FILE_CONTENTS: dict[str, bytes] = {
     "sizes_nan": b"nan\n0.5\n",
     "sizes_huge": b"1e400\n",
     "sizes_tiny": b"1e-30\n0.5\n",
+    "jobs_ok": b"id,arrival,processing,weight,demand_0,demand_1\nj1,0,1,1,2,1\nj2,1,2,1,3,1\n",
+    "jobs_1d": b"id,arrival,processing,demand_0\nj1,0,2,1\nj2,0,1,2\n",
+    "jobs_float": b"id,arrival,processing,demand_0\nj1,0,1.5,1\n",
+    "jobs_big": b"id,arrival,processing,demand_0\nj1,0,1,500\n",
+    "jobs_many": b"id,arrival,processing,demand_0\n" + b"".join(
+        b"j%d,%d,%d,1\n" % (i, i % 7, 1 + i % 5) for i in range(40)),
+    "jobs_dup": b"id,arrival,processing,demand_0\nj,0,1,1\nj,0,1,1\n",
+    "jobs_header": b"id,arrival,proc,demand_0\nj,0,1,1\n",
+    "cluster_ok": b"id,capacity_0,capacity_1\nm1,4,4\nm2,2,2\n",
+    "cluster_1d": b"id,capacity_0\nm1,4\n",
+    "cluster_zero": b"id,capacity_0\nm1,0\n",
+    "cluster_huge": b"id,capacity_0\nm1,1e400\n",
 }
 
 
@@ -127,8 +139,27 @@ SIMULATE = {
 VERIFY = {"--list": None, "--claim": st.sampled_from(["Nope", "PG21.Prop2", "PG21", ""]),
           "--paper": st.sampled_from(["PG21", "PG18", "XLL21", "nope", ""]),
           "--quick": None}
+jobs_files = st.one_of(st.sampled_from(sorted(n for n in FILE_CONTENTS if n.startswith(
+    "jobs"))).map(_file), files, st.just("/no/such/file"))
+cluster_files = st.one_of(st.sampled_from(sorted(n for n in FILE_CONTENTS if n.startswith(
+    "cluster"))).map(_file), files)
+SCHEDULE = {
+    "--policy": st.sampled_from(["fair", "srpt", "svf", "srvf", "srf", "ocorp", "ocorp-m",
+                                 "transient-svf", "ocorp-mapreduce", "bf-js", "nope"]),
+    "--jobs": jobs_files, "--cluster": cluster_files, "--k": number, "--memory": None,
+    "--no-memory": None, "--gamma": number, "--mu": number, "--alpha": number,
+    "--max-slots": st.sampled_from(["1", "5", "0", "-1", "1e9", "abc"]),
+}
+OPTIMUM = {
+    "--jobs": jobs_files, "--cluster": cluster_files, "--k": number,
+    "--objective": st.sampled_from(["flowtime", "fractional-flowtime",
+                                    "weighted-completion", "nope"]),
+    "--relax": None, "--memory": None, "--horizon": st.sampled_from(["1", "3", "50", "0"]),
+    "--time-limit": st.sampled_from(["5", "0", "-1", "abc"]),
+    "--max-variables": st.sampled_from(["10", "1000000", "0"]),
+}
 GRAMMAR = {"rho-star": RHO_STAR, "simulate": SIMULATE, "verify": VERIFY, "errata": {},
-           "policies": {}}
+           "policies": {}, "schedule": SCHEDULE, "optimum": OPTIMUM}
 
 
 @st.composite
@@ -147,6 +178,14 @@ def command_lines(draw: st.DrawFn) -> list[str]:
             continue
         value = draw(value_of)
         argv += [f"{flag}={value}"] if draw(st.booleans()) else [flag, value]
+    if command in ("schedule", "optimum"):  # the required files, usually good ones
+        for flag, good in (("--jobs", "jobs_1d"), ("--cluster", "cluster_1d")):
+            if flag not in argv:
+                argv += [flag, _file(good)]
+        if command == "optimum" and "--objective" not in argv:
+            argv += ["--objective", "flowtime"]
+        if command == "schedule" and "--policy" not in argv:
+            argv += ["--policy", "srpt"]
     if command == "verify" and "--list" not in argv and "--claim" not in argv:
         argv += ["--claim", "PG21.Prop2"]  # running the catalogue is minutes, not a fuzz case
     if draw(st.booleans()):
