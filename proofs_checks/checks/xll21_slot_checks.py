@@ -73,7 +73,6 @@ def thm2_slot_ratio(rng: np.random.Generator) -> dict[str, Any]:
     """One random slot with memory: OCORP+M's allocation value sum_j pi_j sum_i x z
     against the exact P3 optimum (MILP), and Thm. 2's ratio for the instance."""
     from capacity.slot_programs import p3_optimum
-
     from policies.preemptive import OCORPM
     from policies.preemptive.engine import SlotView
 
