@@ -22,7 +22,7 @@ from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
-from theory.numbers import _short, as_list, server_count, to_numbers, written
+from theory.numbers import _short, as_list, server_count, to_float_checked, to_numbers, written
 
 __all__ = ["CapacityRegion", "ServerClass"]
 
@@ -134,6 +134,8 @@ class CapacityRegion:
         """Largest t with t * direction in C (the boundary point is t * direction);
         the budgets are those of :func:`capacity.solve_configuration_lp`."""
         d = to_numbers(direction, name="direction")
+        for i, v in enumerate(d):
+            to_float_checked(v, f"direction[{i}]")
         if len(d) != len(self.sizes):
             raise ValueError(f"direction has {len(d)} entries for {len(self.sizes)} types")
         lp = ConfigurationLP.build(self.sizes, d, self.classes)
@@ -149,6 +151,8 @@ class CapacityRegion:
         tolerance of 1e-9 on t*, so boundary points count as in C, not in C^o.
         """
         w = to_numbers(workload, name="workload")
+        for i, v in enumerate(w):
+            to_float_checked(v, f"workload[{i}]")
         if any(v < 0 for v in w):
             raise ValueError("workloads must be non-negative")
         if not any(v > 0 for v in w):

@@ -32,7 +32,7 @@ from capacity.reduced import rho_vqs
 from theory import Discrete, Uniform
 from theory.configurations import feasible_configurations
 
-FAST = settings(max_examples=100, deadline=None,
+FAST = settings(max_examples=100, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 LONG = settings(max_examples=1500, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from theory import bpplib, distributions, numbers, traces
 from theory.distributions import Continuous, Discrete, Mixture, Uniform, beta, empirical
 
-FAST = settings(max_examples=200, deadline=None,
+FAST = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
 LONG = settings(max_examples=3000, deadline=None,
