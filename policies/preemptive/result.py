@@ -99,6 +99,30 @@ class ScheduleResult:
         np.add.at(y, (job, slot - 1), cores)
         return y / self.jobs.demand[:, [0]]
 
+    def jobs_frame(self):  # noqa: ANN201 - pandas is optional
+        """Per-job tidy DataFrame (needs pandas): id, arrival, processing, cores,
+        completion, flowtime, fractional, waiting, preemptions, migrations."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("jobs_frame needs pandas: pip install pandas") from e
+        return pd.DataFrame({
+            "id": self.jobs.ids, "arrival": self.jobs.arrival,
+            "processing": self.jobs.processing, "cores": self.jobs.demand[:, 0],
+            "completion": self.completion, "flowtime": self.flowtime,
+            "fractional": self.fractional, "waiting": self.waiting,
+            "preemptions": self.preemptions, "migrations": self.migrations})
+
+    def slots_frame(self):  # noqa: ANN201 - pandas is optional
+        """Per-slot tidy DataFrame (needs pandas): slot, unfinished_work, flowtime_lk."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("slots_frame needs pandas: pip install pandas") from e
+        return pd.DataFrame({"slot": np.arange(1, self.slots + 1),
+                             "unfinished_work": self.unfinished_work[:self.slots],
+                             "flowtime_lk": self.flowtime_lk_series()})
+
     def summary(self) -> dict[str, Any]:
         """DESIGN.md's keys for ``packsched schedule``."""
         w = self.jobs.weight

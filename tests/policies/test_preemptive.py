@@ -257,3 +257,11 @@ def test_ocorp_plus_completes_and_switches_less_with_alpha():
         runs[0.0].preemptions.sum() + runs[0.0].migrations.sum()
     with pytest.raises(ValueError, match="alpha"):
         OCORPPlus(alpha=-1)
+
+
+def test_frames():
+    pd = pytest.importorskip("pandas")
+    r = run_schedule(Fair(), EXAMPLE1, ONE_MACHINE, k=1)
+    jobs, slots = r.jobs_frame(), r.slots_frame()
+    assert isinstance(jobs, pd.DataFrame) and jobs["flowtime"].tolist() == [3, 5, 6]
+    assert len(slots) == r.slots
