@@ -157,7 +157,8 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     rec_cores: list[np.ndarray] = []
     rec_slot: list[np.ndarray] = []
     records = 0
-    unfinished_work: list[int] = []
+    unfinished_work: list[int] = []  # core-slots of arrived jobs left after each slot
+    arrived_volume = done_volume = 0
     policy.reset(jobs, machines)
     t0 = time.perf_counter()
     t = 0
@@ -170,6 +171,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         while nxt < n and a[order[nxt]] < t:
             j = int(order[nxt])
             nxt += 1
+            arrived_volume += int(volume[j])
             if pred[j] >= 0 and not (0 < completion[pred[j]] < t):
                 successors.setdefault(int(pred[j]), []).append(j)
             else:
@@ -180,7 +182,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
             prev_cores = np.concatenate([prev_cores, np.zeros((len(new), M), np.int64)])[srt]
             present = grown[srt]
         if present.size == 0:
-            unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
+            unfinished_work.append(arrived_volume - done_volume)
             if nxt == n and not successors:
                 break
             continue
@@ -196,6 +198,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         rates = processed / d[present]
         frac[present] += view.weights() * rates
         left[present] -= processed
+        done_volume += int(processed.sum())
         served = done_cores > 0
         # preemption: served in t - 1, unfinished, not served in t; migration: a
         # service slot on another set of machines than the job's previous one
@@ -225,7 +228,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         keep = ~finished
         present = present[keep]
         prev_cores = u[keep]
-        unfinished_work.append(int(left.sum() - left[order[nxt:]].sum()))
+        unfinished_work.append(arrived_volume - done_volume)
         if present.size == 0 and nxt == n and not released and not successors:
             break
     progress.__exit__(None, None, None)
