@@ -22,7 +22,12 @@ import numpy as np
 
 from capacity.programs import LinearProgram, ProgramBuilder, ProgramError, ProgramResult, solve
 from theory.budgets import check_budget
-from theory.fractional_flowtime import check_k, completion_slots, fractional_weight
+from theory.fractional_flowtime import (
+    check_k,
+    check_k_horizon,
+    completion_slots,
+    fractional_weight,
+)
 from theory.job_sets import JobSet, Machines, check_fits, require_integers
 
 __all__ = [
@@ -183,6 +188,7 @@ def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool 
     _check_inputs(jobs, machines, memory)
     H = _horizon(jobs, machines, memory, horizon)
     _budget(jobs, machines, H, memory, False, max_variables, "P2")
+    check_k_horizon(kf, H + 1, digits=15, why="exceed the 1e15 a solver's costs can span")
     t = np.arange(1, H + 1)
     w = fractional_weight(t[None, :], jobs.arrival[:, None], jobs.processing[:, None], kf)
     cost = w / jobs.demand[:, 0][:, None]
@@ -217,6 +223,7 @@ def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *, memory: bool =
     _check_inputs(jobs, machines, memory)
     H = _horizon(jobs, machines, memory, horizon)
     _budget(jobs, machines, H, memory, True, max_variables, "P1")
+    check_k_horizon(kf, H + 1, digits=15, why="exceed the 1e15 a solver's costs can span")
     a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
     N = jobs.n
     t = np.arange(1, H + 1)

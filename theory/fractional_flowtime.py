@@ -15,6 +15,7 @@ import numpy as np
 
 __all__ = [
     "check_k",
+    "check_k_horizon",
     "fractional_weight",
     "fractional_weight_sum",
     "fractional_flowtimes",
@@ -43,6 +44,19 @@ def check_k(k: object) -> float:
     return kf
 
 
+def check_k_horizon(k: float, horizon: float, *, digits: float = 250,
+                    why: str = "overflow float64") -> None:
+    """The weights (t - a_j)^k of eq. (5) over ``horizon`` slots stay below 10^digits
+    (default 1e250: inside float64 with room for sums), else a ``ValueError`` with the
+    largest k that does."""
+    kf = check_k(k)
+    h = max(float(horizon), 2.0)
+    if kf * math.log10(h) > digits:
+        raise ValueError(f"k = {kf:g} over a horizon of {h:g} slots makes the weights "
+                         f"(t - a_j)^k of eq. (5) {why}; k <= "
+                         f"{math.floor(digits / math.log10(h))} here")
+
+
 def fractional_weight(t: object, arrival: object, processing: object, k: float) -> np.ndarray:
     """Weight of the rate of a job in slot t, XLL21 eq. (5): (t - a_j)^k / p_j + p_j^(k-1).
 
@@ -56,6 +70,7 @@ def fractional_weight(t: object, arrival: object, processing: object, k: float) 
     if np.any(p <= 0):
         raise ValueError("processing times must be > 0")
     age = tt - a
+    check_k_horizon(kf, max(float(np.max(age, initial=1.0)), float(np.max(p, initial=1.0))))
     return np.where(age > 0, np.maximum(age, 0.0) ** kf / p + p ** (kf - 1), 0.0)
 
 
@@ -117,7 +132,10 @@ def lk_norm(values: object, k: float) -> float:
     v = np.asarray(values, dtype=float)
     if np.any(v < 0):
         raise ValueError("the l_k norm is taken of non-negative values")
-    return float(np.sum(v ** kf) ** (1 / kf))
+    top = float(v.max(initial=0.0))
+    if top == 0:
+        return 0.0
+    return float(top * np.sum((v / top) ** kf) ** (1 / kf))  # scaled: no overflow
 
 
 def volumes(processing: object, cores: object) -> np.ndarray:

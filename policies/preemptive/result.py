@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from theory.fractional_flowtime import lk_norm
 from theory.job_sets import JobSet, Machines
 
 __all__ = ["ScheduleResult"]
@@ -77,9 +78,7 @@ class ScheduleResult:
 
     def flowtime_lk(self, k: float | None = None) -> float:
         """(sum_j f_j^k)^(1/k) over finished jobs."""
-        kk = self.k if k is None else k
-        f = self.flowtime[self.finished]
-        return float(np.sum(f ** kk) ** (1 / kk))
+        return lk_norm(self.flowtime[self.finished], self.k if k is None else k)
 
     def fractional_lk(self) -> float:
         """(sum_j fractional_j)^(1/k): eq. (5) approximates f_j^k job by job."""
@@ -87,10 +86,12 @@ class ScheduleResult:
 
     def flowtime_lk_series(self) -> np.ndarray:
         """l_k norm of the flowtimes of the jobs completed by each slot 1..T."""
-        acc = np.zeros(self.slots + 1)
         fin = self.finished
-        np.add.at(acc, self.completion[fin], self.flowtime[fin] ** self.k)
-        return np.cumsum(acc)[1:] ** (1 / self.k)
+        f = self.flowtime[fin]
+        top = float(f.max(initial=1.0))
+        acc = np.zeros(self.slots + 1)
+        np.add.at(acc, self.completion[fin], (f / top) ** self.k)  # scaled: no overflow
+        return top * np.cumsum(acc)[1:] ** (1 / self.k)
 
     def rates(self) -> np.ndarray:
         """Dense y_j(t) = sum_i u_j^i(t) / d_j, shape (N, T) (for small runs)."""

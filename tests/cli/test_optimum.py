@@ -61,3 +61,10 @@ def test_a_horizon_too_short_is_named(capsys):
     code, out, err = run(capsys, "optimum", *FILES, "--objective", "flowtime",
                          "--horizon", "4")
     assert code == 2 and "--horizon 4 is too short" in err
+
+
+@pytest.mark.parametrize("command", ["optimum", "schedule"])
+def test_huge_k_names_the_limit(capsys, command):
+    extra = ["--objective", "flowtime"] if command == "optimum" else ["--policy", "srpt"]
+    code, out, err = run(capsys, command, *FILES, *extra, "--k", "1000")
+    assert code == 2 and "k = 1000" in err and "k <= " in err, err

@@ -96,3 +96,14 @@ def test_thm2_ratio():
 def test_service_gaps():
     y = np.array([[0, 1, 0, 0, 1, 0], [1, 1, 1, 0, 0, 0]], dtype=float)
     assert service_gaps(y, [0, 0], [5, 3]).tolist() == [2, 0]
+
+
+def test_weights_that_would_overflow_are_refused_with_the_largest_k():
+    from theory.fractional_flowtime import check_k_horizon
+
+    check_k_horizon(2, 10**6)
+    with pytest.raises(ValueError, match=r"k <= 250"):
+        check_k_horizon(300, 10)
+    with pytest.raises(ValueError, match="overflow"):
+        fractional_weight(10**5, 0, 1, 60)
+    assert lk_norm([1e200, 1e200], 3) == pytest.approx(1e200 * 2 ** (1 / 3))  # no overflow
