@@ -7,9 +7,13 @@ from typing import Any
 
 from packsched.arguments import budget_help, budgets, byte_size, integer, real
 from packsched.errors import EXIT_OK, UsageError
-from packsched.output import emit_json, fmt, stdout_to_stderr
+from packsched.output import emit_json, fmt, note, stdout_to_stderr
 
 NAME = "optimum"
+
+#: seconds a solve may take unless --time-limit says otherwise (a crowded P1 MILP of 40
+#: jobs is not proven in minutes; the answer then carries its proven bounds)
+DEFAULT_TIME_LIMIT = 60.0
 
 EPILOG = """\
 objectives:
@@ -47,7 +51,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--horizon", type=integer(1), metavar="H",
                    help="slots of the time-indexed program (default: one every optimum fits)")
     p.add_argument("--time-limit", type=real(0, low_open=True), metavar="SECONDS",
-                   help="stop the MILP after this long and report its bounds")
+                   default=DEFAULT_TIME_LIMIT,
+                   help=f"stop the solver after this long and report the bounds it proved "
+                        f"(status time_limit; default {DEFAULT_TIME_LIMIT:g} s)")
     p.add_argument("--max-variables", type=integer(1), metavar="N",
                    help="budget of program variables (default 2,000,000)")
     p.add_argument("--max-memory", type=byte_size, metavar="BYTES",
@@ -74,6 +80,10 @@ def run(args: argparse.Namespace) -> int:
                           **budgets(args, max_variables="max_variables")}
     from capacity import ProgramError
 
+    exact = args.objective == "flowtime" or not args.relax
+    note(f"solving {'P1' if args.objective == 'flowtime' else 'P2'} for {jobs.n} jobs"
+         f"{' as a MILP' if exact else ''}; it stops after {args.time_limit:g} s with the "
+         f"bounds it has (--time-limit)")
     with stdout_to_stderr(args.json):
         try:
             if args.objective == "flowtime":

@@ -184,6 +184,8 @@ def command_lines(draw: st.DrawFn) -> list[str]:
                 argv += [flag, _file(good)]
         if command == "optimum" and "--objective" not in argv:
             argv += ["--objective", "flowtime"]
+        if command == "optimum" and not any(a.startswith("--time-limit") for a in argv):
+            argv += ["--time-limit", "10"]  # the default 60 s is above the fuzz's limit
         if command == "schedule" and "--policy" not in argv:
             argv += ["--policy", "srpt"]
     if command == "verify" and "--list" not in argv and "--claim" not in argv:

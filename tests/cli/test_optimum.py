@@ -68,3 +68,16 @@ def test_huge_k_names_the_limit(capsys, command):
     extra = ["--objective", "flowtime"] if command == "optimum" else ["--policy", "srpt"]
     code, out, err = run(capsys, command, *FILES, *extra, "--k", "1000")
     assert code == 2 and "k = 1000" in err and "k <= " in err, err
+
+
+def test_time_limit_reports_bounds(capsys, tmp_path):
+    jobs = tmp_path / "jobs.csv"
+    jobs.write_text("id,arrival,processing,demand_0\n" + "".join(
+        f"j{i},{i % 7},{1 + i % 5},1\n" for i in range(40)))
+    cluster = tmp_path / "cluster.csv"
+    cluster.write_text("id,capacity_0\nm1,4\n")
+    code, out, err = run(capsys, "optimum", "--jobs", str(jobs), "--cluster", str(cluster),
+                         "--objective", "flowtime", "--time-limit", "1", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["status"] == "time_limit" and not d["certified"]
+    assert d["lower"] <= d["upper"] and "--time-limit" in err
