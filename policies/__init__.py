@@ -7,12 +7,29 @@ weight), :class:`Cluster` (server capacities, heterogeneous allowed),
 (the stability verdict), :func:`sweep` and :func:`critical_load`.
 
 Families: :mod:`policies.slotted` (PG21 slotted single-resource model),
-:mod:`policies.preemptive` (XLL21 slotted preemptive scheduling of finite job sets).
+:mod:`policies.preemptive` (XLL21 slotted preemptive scheduling of finite job sets),
+:mod:`policies.continuous` (PG18 continuous-time multi-resource model with job types,
+:class:`JobTypes` and :func:`poisson_type_workload`).
 """
 
 from policies.cluster import Cluster
+from policies.continuous import (
+    RMS,
+    BestFit,
+    ContinuousPolicy,
+    ContinuousResult,
+    MaxWeightServers,
+    simulate_continuous,
+)
 from policies.critical_load import CriticalLoad, critical_load, reference_rho_star
-from policies.invariants import InvariantReport, check_slotted_run
+from policies.invariants import InvariantReport, check_continuous_run, check_slotted_run
+from policies.job_types import (
+    JobTypes,
+    ServiceTime,
+    mean_maximal_point,
+    poisson_type_workload,
+    rates_for_intensity,
+)
 from policies.metrics import SimulationResult
 from policies.registry import POLICIES, available_policies, make_policy, policies_of
 from policies.seeding import spawn_seeds
@@ -53,5 +70,7 @@ __all__ = [
     "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
     "google2011_workload", "POLICIES", "available_policies", "make_policy", "policies_of",
     "CriticalLoad", "critical_load", "reference_rho_star", "sweep", "pg21_workload",
-    "arrival_rate_for",
+    "arrival_rate_for", "RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
+    "MaxWeightServers", "simulate_continuous", "check_continuous_run", "JobTypes",
+    "ServiceTime", "mean_maximal_point", "poisson_type_workload", "rates_for_intensity",
 ]

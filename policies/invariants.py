@@ -20,7 +20,8 @@ import numpy as np
 
 from theory.numbers import FEASIBILITY_RTOL
 
-__all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run"]
+__all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run",
+           "check_continuous_run"]
 
 
 @dataclass(frozen=True)
@@ -181,3 +182,83 @@ def check_preemptive_run(res: object) -> dict:
                    f"completion")
     return {"ok": not bad, "violations": bad[:10], "checked": "cores (4b), demand (2), "
             "arrival and completion windows, volume (1)"}
+
+
+def _capacity_sweep(intervals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
+                    capacity: np.ndarray) -> tuple[list[str], float]:
+    """Peak load of every server and resource from (start, end, server, demand rows)
+    intervals; ends before starts at equal times."""
+    st = np.concatenate([x[0] for x in intervals])
+    en = np.concatenate([x[1] for x in intervals])
+    srv = np.concatenate([x[2] for x in intervals]).astype(np.int64)
+    dem = np.concatenate([x[3] for x in intervals])
+    if st.size == 0:
+        return [], 0.0
+    t_ev = np.concatenate([st, en])
+    kind = np.concatenate([np.ones(st.size, np.int8), np.zeros(st.size, np.int8)])
+    s_ev = np.concatenate([srv, srv])
+    delta = np.concatenate([dem, -dem])
+    order = np.lexsort((kind, t_ev, s_ev))
+    s_ev, delta = s_ev[order], delta[order]
+    cuts = np.flatnonzero(np.diff(s_ev)) + 1
+    worst = 0.0
+    for seg_s, seg_d in zip(np.split(s_ev, cuts), np.split(delta, cuts), strict=True):
+        cap = capacity[seg_s[0]]
+        peak = np.max(np.cumsum(seg_d, axis=0), axis=0)
+        worst = max(worst, float(np.max(peak / cap)))
+        tol = FEASIBILITY_RTOL * cap + 1e-12 * cap * seg_d.shape[0]
+        if np.any(peak > cap + tol):
+            return [f"server {int(seg_s[0])} over capacity: peak load {peak.tolist()} > "
+                    f"{cap.tolist()}"], worst
+    return [], worst
+
+
+def check_continuous_run(res: object, types: object, cluster: object, service: np.ndarray,
+                         *, served: int) -> InvariantReport:
+    """Check a PG18 continuous-time run from its record (never raises on violations):
+    no job started before it arrived or after the horizon; real jobs held their server
+    exactly their service time; no server over capacity in any resource at any time,
+    real and dummy jobs together; the sampled queue equals arrived minus started; every
+    job accounted for; the engine's count of served jobs equals the real jobs started
+    (dummy jobs are never counted as served work)."""
+    bad: list[str] = []
+    T = res.horizon  # type: ignore[attr-defined]
+    arrival, start, server = res.arrival, res.start, res.server  # type: ignore[attr-defined]
+    finish, jt = res.finish, res.job_type  # type: ignore[attr-defined]
+    cap = cluster.capacity  # type: ignore[attr-defined]
+    sizes = types.sizes  # type: ignore[attr-defined]
+    started = server >= 0
+    if np.any(np.isnan(start) == started):
+        bad.append("start times and server assignments disagree")
+        return InvariantReport(False, bad, float("nan"))
+    if np.any(start[started] < arrival[started]):
+        bad.append("a job started before it arrived")
+    if np.any(start[started] >= T):
+        bad.append("a job started after the horizon")
+    done = ~np.isnan(finish)
+    if np.any(done & ~started):
+        bad.append("a job finished without starting")
+    expect = start[done] + service[done]
+    if np.any(np.abs(finish[done] - expect) > 1e-9 * np.maximum(1.0, np.abs(expect))):
+        bad.append("a job did not hold its server for exactly its service time")
+    if np.any(started & ~done & (start + service < T * (1 - 1e-12))):
+        bad.append("a job due before the horizon never finished")
+    if served != int(started.sum()):
+        bad.append(f"the engine counted {served} served jobs but {int(started.sum())} real "
+                   "jobs started (dummy jobs counted as served work?)")
+    waiting, in_service = int((~started).sum()), int((started & ~done).sum())
+    if arrival.size != waiting + in_service + int(done.sum()):
+        bad.append("arrived != waiting + in service + finished")
+    g = res.sample_time  # type: ignore[attr-defined]
+    arr_by = np.searchsorted(arrival, g, side="right")
+    st_by = np.searchsorted(np.sort(start[started]), g, side="right")
+    if np.any(res.queue != arr_by - st_by):  # type: ignore[attr-defined]
+        bad.append("the sampled queue disagrees with the record (arrived - started)")
+    real = np.flatnonzero(started)
+    dl = res.dummy_log  # type: ignore[attr-defined]
+    d_srv, d_typ = dl[:, 2].astype(np.int64), dl[:, 3].astype(np.int64)
+    more, worst = _capacity_sweep(
+        [(start[real], np.where(done[real], finish[real], T), server[real], sizes[jt[real]]),
+         (dl[:, 0], dl[:, 1], d_srv, sizes[d_typ])], cap)
+    bad += more
+    return InvariantReport(not bad, bad, worst)

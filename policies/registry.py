@@ -23,6 +23,8 @@ FAMILIES = {
     "pg21-slotted": "PG21 slotted single-resource queueing (packsched simulate)",
     "xll21-preemptive": "XLL21 slotted preemptive scheduling of a finite job set "
                         "(packsched schedule)",
+    "pg18-continuous": "PG18 continuous-time multi-resource queueing with job types "
+                       "(packsched simulate --time)",
 }
 
 
@@ -112,6 +114,70 @@ def _xll21_policies() -> list[PolicyInfo]:
     ]
 
 
+def _pg18(cls_name: str, **fixed: Any) -> Callable[..., Any]:
+    def make(**params: Any) -> Any:
+        from policies import continuous
+
+        return getattr(continuous, cls_name)(**fixed, **params)
+    return make
+
+
+def _pg18_policies() -> list[PolicyInfo]:
+    fam = "pg18-continuous"
+    rms = ("clock_rates (default L per type), epsilon (0.1), f ('log' or 'log-power'), "
+           "b (0.5)")
+    out = [
+        PolicyInfo("rms", "RMS: uniform server sampling at clock ticks, probabilistic "
+                   "replacement 1 - exp(-w_j), dummy jobs", "PG18 Algorithm 1, Thm. 1",
+                   rms, _pg18("RMS", name="rms"), fam),
+        PolicyInfo("rms-plus", "RMS whose arrivals replace dummy jobs (less wasteful)",
+                   "PG18 Remark 2", rms, _pg18("RMS", replace_dummies=True,
+                                                name="rms-plus"), fam),
+        PolicyInfo("rms-jsq", "RMS with per-server queues, join-the-shortest-queue routing",
+                   "PG18 Algorithm 2, Thm. 2", rms, _pg18("RMS", routing="jsq",
+                                                         name="rms-jsq"), fam),
+        PolicyInfo("rms-po2", "RMS with per-server queues, power-of-two-choices routing",
+                   "PG18 Remark 4", rms, _pg18("RMS", routing="power-of-two",
+                                               name="rms-po2"), fam),
+    ]
+    for pick, tag in (("uniform", ""), ("random-fit", "-rf"), ("best-fit", "-bf")):
+        for ad in (False, True):
+            for plus in (False, True):
+                name = "rms" + tag + ("-ad" if ad else "") + ("-plus" if plus else "")
+                if name in ("rms", "rms-plus"):
+                    continue
+                scale = 5.0 if plus and ad and pick == "random-fit" else 1.0
+                what = ", ".join(x for x in (
+                    {"random-fit": "Random-Fit server choice", "best-fit": "Best-Fit server "
+                     "choice", "uniform": ""}[pick], "adaptive clocks" if ad else "",
+                    "arrivals replace dummies" if plus else "",
+                    "clocks 5x faster" if scale != 1 else "") if x)
+                out.append(PolicyInfo(
+                    name, "RMS with " + what, "PG18 Sec. VI" + (", Remark 2" if plus else "")
+                    + (", Sec. VII-A.3 (RMS-RF-AD+)" if scale != 1 else ""),
+                    rms + ", clock_scale" + (" (5)" if scale != 1 else " (1)"),
+                    _pg18("RMS", sampling=pick, adaptive=ad, replace_dummies=plus,
+                          clock_scale=scale, name=name), fam))
+    out += [
+        PolicyInfo("bf", "work-conserving Best-Fit: tightest server; freed resources go to "
+                   "the queues in type order", "PG18 Sec. III, Def. 1, Fig. 1b", "",
+                   _pg18("BestFit", order="type", name="bf"), fam),
+        PolicyInfo("bf-fifo", "work-conserving Best-Fit, freed resources to the earliest "
+                   "queued job", "PG18 Sec. III, Def. 1", "",
+                   _pg18("BestFit", order="arrival", name="bf-fifo"), fam),
+        PolicyInfo("bf-largest", "work-conserving Best-Fit, freed resources to the largest "
+                   "queued job", "PG18 Sec. III, Def. 1", "",
+                   _pg18("BestFit", order="largest", name="bf-largest"), fam),
+        PolicyInfo("mwr", "MaxWeight per server, target renewed when the server empties",
+                   "PG18 Sec. I-A, VII-A.3 ([18])", "", _pg18("MaxWeightServers",
+                                                              stop_fraction=0.0), fam),
+        PolicyInfo("mws", "MaxWeight per server, stopped while its target is worth less than "
+                   "beta of the max weight", "PG18 Sec. I-A, VII-A.3 ([19])",
+                   "stop_fraction (beta, default 0.9)", _pg18("MaxWeightServers"), fam),
+    ]
+    return out
+
+
 POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
     PolicyInfo("bf-j", "Best-Fit, job's perspective, every slot", "PG21 IV-A", "",
                lambda **_: BFJ()),
@@ -132,6 +198,7 @@ POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
                "when a server empties", "PG21 III, Thm. 1", "partition (default: atoms of a "
                "discrete law, else the quantile partition X^(levels))", _maxweight),
     *_xll21_policies(),
+    *_pg18_policies(),
 ]}
 
 
@@ -158,6 +225,14 @@ def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: ob
         info = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+    if info.family == "pg18-continuous":
+        if dist is not None:
+            raise ValueError(f"{name} is a PG18 policy: its jobs come in finite types "
+                             f"(policies.JobTypes), not from a size law")
+        try:
+            return info.factory(**params)
+        except TypeError as e:
+            raise ValueError(f"{name}: {e} (parameters: {info.parameters or 'none'})") from None
     if info.family != "pg21-slotted":
         if dist is not None:
             raise ValueError(f"{name} is a {info.family} policy: it schedules a finite "

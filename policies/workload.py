@@ -58,7 +58,8 @@ class Workload:
     ``horizon`` the time the workload covers (jobs arrive before it);
     ``arrival_rate`` and ``mean_demand`` the generating law's lambda and R-bar when
     known (used to judge stability; estimated from the jobs otherwise); ``meta``
-    a free-form description (seed, law, ...).
+    a free-form description (seed, law, ...); ``job_type`` (n,) the type index of
+    every job in finite-type models (PG18 Sec. II), else ``None``.
     """
 
     arrival: np.ndarray
@@ -69,6 +70,7 @@ class Workload:
     arrival_rate: float | None = None
     mean_demand: float | np.ndarray | None = None
     meta: dict[str, Any] = field(default_factory=dict)
+    job_type: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         a = np.asarray(self.arrival)
@@ -102,6 +104,14 @@ class Workload:
             raise ValueError("weights must be n non-negative finite numbers")
         if self.arrival_rate is not None and not self.arrival_rate > 0:
             raise ValueError(f"arrival_rate must be positive, got {self.arrival_rate!r}")
+        if self.job_type is not None:
+            jt = np.asarray(self.job_type)
+            if jt.shape != (n,) or (n and (jt.dtype.kind not in "iu" or jt.min() < 0)):
+                raise ValueError(f"job_type must give a non-negative integer type for each "
+                                 f"of the {n} jobs")
+            jt = np.array(jt, dtype=np.int64)
+            jt.setflags(write=False)
+            object.__setattr__(self, "job_type", jt)
         for name, arr in (("arrival", a), ("demand", dem), ("service", s), ("weight", w)):
             arr = np.array(arr, copy=True)
             arr.setflags(write=False)
@@ -136,23 +146,30 @@ class Workload:
         s = self.demand if self.demand.ndim == 1 else self.demand.max(axis=1)
         return float(s.sum() / self.horizon)
 
-    def with_backlog(self, demand: np.ndarray, service: np.ndarray) -> Workload:
+    def with_backlog(self, demand: np.ndarray, service: np.ndarray,
+                     job_type: np.ndarray | None = None) -> Workload:
         """The same workload with extra jobs already waiting at time 0 (an initial state).
 
         Stability must hold from every initial state; a backlog shows an instability
-        without waiting for the queue to build up by chance (PG21 VII-A, Fig. 3b).
+        without waiting for the queue to build up by chance (PG21 VII-A, Fig. 3b). A
+        typed workload (PG18) needs the backlog's ``job_type`` too.
         """
         d = np.asarray(demand, dtype=np.float64)
         s = np.asarray(service, dtype=self.service.dtype)
         if d.shape[0] != s.shape[0]:
             raise ValueError("backlog demand and service must have the same length")
+        if (self.job_type is None) != (job_type is None):
+            raise ValueError("a typed workload needs the backlog's job_type, an untyped one "
+                             "takes none")
         k = d.shape[0]
         zero = np.zeros(k, dtype=self.arrival.dtype)
         w = np.concatenate([np.ones(k), self.weight]) if self.weight is not None else None
+        jt = None if self.job_type is None else np.concatenate(
+            [np.asarray(job_type, dtype=np.int64), self.job_type])
         return Workload(
             np.concatenate([zero, self.arrival]), np.concatenate([d, self.demand]),
             np.concatenate([s, self.service]), self.horizon, w, self.arrival_rate,
-            self.mean_demand, dict(self.meta, backlog=k),
+            self.mean_demand, dict(self.meta, backlog=k), jt,
         )
 
     def head(self, horizon: float) -> Workload:
@@ -163,7 +180,7 @@ class Workload:
         return Workload(
             self.arrival[:k], self.demand[:k], self.service[:k], horizon, self.weight[:k]
             if self.weight is not None else None, self.arrival_rate, self.mean_demand,
-            dict(self.meta),
+            dict(self.meta), None if self.job_type is None else self.job_type[:k],
         )
 
 

@@ -15,6 +15,7 @@ from packsched.arguments import (
     number_text,
     real,
 )
+from packsched.commands import simulate_continuous
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.inputs import discrete_from_args
 from packsched.output import emit_json, fmt, stdout_to_stderr
@@ -28,20 +29,26 @@ examples:
       --deterministic 100 --workload 3.06 --slots 400000
   packsched simulate --policy vqs-bf --dist uniform:0.1,0.9 --servers 5 --intensity 0.9
   packsched simulate --policy fifo-ff --trace google2011 --servers 1000 --traffic-scaling 1.2
+  packsched simulate --policy rms --sizes 2,5 --capacity 10 --servers 10 \
+      --rates 20.8,10.4 --time 2000
+  packsched simulate --policy rms-rf-ad-plus --sizes "15,8,1690;17.1,6.5,420;7,20,1690" \
+      --capacity 90,90,5000 --servers 20 --intensity 0.9 --time 500
 """
 
 
 def add_parser(sub: Any) -> None:
     sm = sub.add_parser(
-        NAME, help="simulate a policy in the PG21 slotted model",
-        description="Simulate a scheduling policy (PG21 Sec. II slotted model) and judge "
-                    "stability.", epilog=EPILOG,
+        NAME, help="simulate a queueing policy (PG21 slotted, PG18 continuous time)",
+        description="Simulate a scheduling policy and judge stability: the PG21 Sec. II "
+                    "slotted model, or the PG18 Sec. II continuous-time model with job "
+                    "types (the policy name decides).", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     sm.add_argument("--policy", required=True, metavar="NAME",
                     help="policy name (packsched policies)")
     src = sm.add_argument_group("job sizes").add_mutually_exclusive_group()
-    src.add_argument("--sizes", type=number_list(), metavar="S1,S2,...",
-                     help="job sizes in capacity units")
+    src.add_argument("--sizes", metavar="S1,S2,...",
+                     help="job sizes in capacity units; PG18 policies: vectors, types split "
+                          "by ';' and resources by ',' (8,15;6.5,17.1)")
     src.add_argument("--dist", metavar="SPEC", help="named distribution on (0, 1]")
     src.add_argument("--trace", metavar="NAME",
                      help="google2011: the packaged trace's arrivals, sizes and runtimes")
@@ -50,11 +57,11 @@ def add_parser(sub: Any) -> None:
     sm.add_argument("--counts", type=number_list(), metavar="N1,N2,...",
                     help="type multiplicities of --sizes")
     sm.add_argument("--servers", "-L", type=integer(1), default=1, metavar="L")
-    sm.add_argument("--capacity", "-C", type=number_text, metavar="C",
-                    help="server capacity (default 1)")
-    sm.add_argument("--mu", type=real(0, 1, low_open=True), default=0.01,
+    sm.add_argument("--capacity", "-C", metavar="C",
+                    help="server capacity (default 1); PG18: one per resource, 90,90,5000")
+    sm.add_argument("--mu", metavar="MU",
                     help="geometric service: departure probability per slot, in (0, 1] "
-                         "(default 0.01)")
+                         "(default 0.01); PG18: service rate per type (default 1)")
     sm.add_argument("--deterministic", type=integer(1), metavar="D",
                     help="deterministic service of D slots instead (PG21 Fig. 3b)")
     load = sm.add_mutually_exclusive_group()
@@ -66,8 +73,8 @@ def add_parser(sub: Any) -> None:
     sm.add_argument("--traffic-scaling", type=real(0, low_open=True), default=1.0,
                     help="--trace: arrival-rate multiplier 1/beta (PG21 VII-B)")
     sm.add_argument("--slots", type=integer(1), default=100_000)
-    sm.add_argument("--warmup", type=integer(0),
-                    help="slots excluded from averages (default slots/5)")
+    sm.add_argument("--warmup", type=real(0),
+                    help="slots (PG18: time) excluded from averages (default a fifth)")
     sm.add_argument("--seed", type=integer(0), default=0, help="non-negative integer")
     sm.add_argument("--J", type=integer(1), help="vqs, vqs-bf: universal partition depth")
     sm.add_argument("--levels", type=integer(0), default=2,
@@ -79,6 +86,7 @@ def add_parser(sub: Any) -> None:
                     help=f"maxweight: budget of configurations to enumerate "
                          f"(default {budget_help('MAX_CONFIGURATIONS')})")
     sm.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    simulate_continuous.add_arguments(sm)
     sm.set_defaults(func=run)
 
 
@@ -132,11 +140,43 @@ def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str,
     return w, dist, cap, args.slots, info
 
 
+PG18_ONLY = ("rates", "time", "clock_rates", "epsilon", "f", "b", "stop_fraction", "service",
+             "scv", "pareto_alpha", "samples")
+
+
+def _slotted_flags(args: argparse.Namespace) -> None:
+    """Parse the flags the two families spell alike into the PG21 slotted meaning."""
+    given = [f"--{k.replace('_', '-')}" for k in PG18_ONLY if getattr(args, k) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: flag(s) of the PG18 continuous-time policies, "
+                         f"not of {args.policy} (PG21 slotted)")
+    if args.sizes is not None:
+        args.sizes = number_list()(args.sizes)
+    if args.capacity is not None:
+        args.capacity = number_text(args.capacity)
+    args.mu = 0.01 if args.mu is None else real(0, 1, low_open=True)(args.mu)
+    if args.warmup is not None:
+        if args.warmup != int(args.warmup):
+            raise UsageError(f"--warmup counts slots: give an integer, got {args.warmup}")
+        args.warmup = int(args.warmup)
+
+
 def run(args: argparse.Namespace) -> int:
+    import argparse as ap
+
     import policies as P
 
     if args.policy not in P.POLICIES:
         raise UsageError(f"unknown policy {args.policy!r}; known: {', '.join(P.POLICIES)}")
+    family = P.POLICIES[args.policy].family
+    if family == "pg18-continuous":
+        return simulate_continuous.run(args)
+    if family != "pg21-slotted":
+        raise UsageError(f"{args.policy} is a {family} policy: run it with packsched schedule")
+    try:
+        _slotted_flags(args)
+    except ap.ArgumentTypeError as e:
+        raise UsageError(str(e)) from None
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
     w, dist, cap, slots, info = _workload(args)

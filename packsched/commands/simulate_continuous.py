@@ -1,0 +1,164 @@
+"""``packsched simulate`` for the PG18 continuous-time family (the policy name decides):
+job types with vector sizes, Poisson arrivals per type, a horizon in time units."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import split_list
+from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.output import emit_json, fmt, stdout_to_stderr
+
+#: flags of the PG21 slotted arm that mean nothing here
+SLOTTED_ONLY = ("dist", "trace", "probs", "counts", "deterministic", "workload", "slots",
+                "J", "max_configurations")
+SLOTTED_DEFAULTS = {"slots": 100_000, "levels": 2, "arrivals": "poisson",
+                    "traffic_scaling": 1.0}
+
+
+def add_arguments(sm: argparse.ArgumentParser) -> None:
+    g = sm.add_argument_group(
+        "PG18 continuous time (policies of family pg18-continuous: packsched policies)")
+    g.add_argument("--rates", metavar="L1,L2,...",
+                   help="Poisson arrival rate of each job type (or use --intensity)")
+    g.add_argument("--time", metavar="T", help="simulated time (horizon)")
+    g.add_argument("--clock-rates", metavar="R or R1,R2,...",
+                   help="RMS clock rate per type (default: the number of servers)")
+    g.add_argument("--epsilon", help="RMS epsilon of eq. (4), in (0, 1) (default 0.1)")
+    g.add_argument("--f", choices=["log", "log-power"],
+                   help="RMS weight function: log(1+x) (default) or log^(1-b)(1+x)")
+    g.add_argument("--b", help="exponent of log-power, in (0, 1) (default 0.5)")
+    g.add_argument("--stop-fraction", help="mws: beta in [0, 1) (default 0.9)")
+    g.add_argument("--service", choices=["exponential", "deterministic", "hyperexponential",
+                                         "pareto"], default=None,
+                   help="service-time law of mean 1/mu (default exponential)")
+    g.add_argument("--scv", help="hyperexponential: squared coefficient of variation > 1")
+    g.add_argument("--pareto-alpha", help="pareto: shape alpha > 1")
+    g.add_argument("--samples", help="queue samples judged for stability (default 4000)")
+
+
+def _numbers(text: str, flag: str) -> list[float]:
+    out = []
+    for i, t in enumerate(split_list(text)):
+        try:
+            v = float(t)
+        except ValueError:
+            raise UsageError(f"{flag}: entry {i + 1} {t!r} is not a number") from None
+        out.append(v)
+    return out
+
+
+def _number(text: str | None, flag: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise UsageError(f"{flag}: {text!r} is not a number") from None
+
+
+def parse_vector_sizes(text: str) -> list[list[float]]:
+    """``8,15;6.5,17.1`` (types split by ';', resources by ','), ``8:15,6.5:17.1``
+    (resources split by ':'), or ``2,5`` (one resource, one size per type)."""
+    if ";" in text:
+        rows = [r for r in (x.strip() for x in text.split(";")) if r]
+        out = [_numbers(r, "--sizes") for r in rows]
+    elif ":" in text:
+        out = [_numbers(v.replace(":", ","), "--sizes") for v in split_list(text)]
+    else:
+        out = [[v] for v in _numbers(text, "--sizes")]
+    if len({len(r) for r in out}) != 1:
+        raise UsageError(f"--sizes: every type needs the same number of resources: {text!r}")
+    return out
+
+
+def _capacity(text: Any) -> list[float]:
+    if text is None:
+        return [1.0]
+    if isinstance(text, tuple):
+        return [float(x) for x in text]
+    return _numbers(str(text), "--capacity")
+
+
+def run(args: argparse.Namespace) -> int:
+    import policies as P
+
+    given = [f"--{k.replace('_', '-')}" for k in SLOTTED_ONLY
+             if getattr(args, k, None) is not None and getattr(args, k) != SLOTTED_DEFAULTS.get(k)]
+    if given:
+        raise UsageError(f"{', '.join(given)}: not a flag of the PG18 family "
+                         f"({args.policy}); give --sizes, --rates or --intensity, --time")
+    if args.sizes is None:
+        raise UsageError("give the job types' sizes: --sizes 8,15;6.5,17.1 (types split by "
+                         "';', resources by ',')")
+    if args.time is None:
+        raise UsageError("give the simulated time: --time T")
+    horizon = _number(args.time, "--time")
+    sizes = parse_vector_sizes(args.sizes)
+    J = len(sizes)
+    service = args.service or "exponential"
+    mu = _numbers(args.mu, "--mu") if args.mu is not None else [1.0]
+    if len(mu) not in (1, J):
+        raise UsageError(f"--mu gives {len(mu)} rates for {J} job types")
+    if any(not m > 0 for m in mu):
+        raise UsageError(f"--mu: service rates must be positive, got {args.mu}")
+    extra = {}
+    if args.scv is not None:
+        extra["scv"] = _number(args.scv, "--scv")
+    if args.pareto_alpha is not None:
+        extra["alpha"] = _number(args.pareto_alpha, "--pareto-alpha")
+    laws = [P.ServiceTime(service, 1.0 / m, **extra) for m in (mu * J if len(mu) == 1 else mu)]
+    types = P.JobTypes(sizes, service=laws)
+    cluster = P.Cluster.identical(args.servers, _capacity(args.capacity))
+    types.check_cluster(cluster)
+    if (args.rates is None) == (args.intensity is None):
+        raise UsageError("give exactly one of --rates L1,L2,... and --intensity ZETA")
+    rates = (_numbers(args.rates, "--rates") if args.rates is not None
+             else P.rates_for_intensity(types, cluster, args.intensity).tolist())
+    params: dict[str, Any] = {}
+    for flag, key in (("clock_rates", "clock_rates"), ("epsilon", "epsilon"), ("b", "b"),
+                      ("stop_fraction", "stop_fraction")):
+        v = getattr(args, flag)
+        if v is not None:
+            params[key] = _numbers(v, "--" + flag.replace("_", "-")) if flag == "clock_rates" \
+                else _number(v, "--" + flag.replace("_", "-"))
+    if args.f is not None:
+        params["f"] = args.f
+    policy = P.make_policy(args.policy, **params)
+    samples = int(_number(args.samples, "--samples") or 4000) if args.samples else 4000
+    w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers)
+    with stdout_to_stderr(args.json):
+        res = P.simulate_continuous(policy, w, cluster, types, warmup=args.warmup,
+                                    seed=args.seed, samples=samples)
+    out = res.summary()
+    out["input"] = {"sizes": sizes, "servers": args.servers, "capacity": _capacity(
+        args.capacity), "rates": list(rates), "mean_service": [x.mean for x in laws],
+        "service": service, "intensity": args.intensity, "seed": args.seed}
+    if args.json:
+        emit_json(out)
+    else:
+        _print(out)
+    if not res.invariants_ok:
+        raise ComputationError("the run violated an invariant: "
+                               + "; ".join(res.invariants.violations if res.invariants else []))
+    return EXIT_OK
+
+
+def _print(out: dict[str, Any]) -> None:
+    st = out["stability"]
+    print(f"policy {out['policy']} on {out['input']['servers']} server(s), time "
+          f"{out['time']:g}, {out['jobs']} jobs, {out['events']} events "
+          f"({out['seconds']:.3f} s)")
+    if out["verdict_reason"] or st is None:
+        print(f"  verdict: {out['verdict']}  ({out['verdict_reason']})")
+    else:
+        print(f"  verdict: {out['verdict']}  (relative drift {fmt(st['relative_drift'], 3)}, "
+              f"{int(100 * st['confidence'])}% CI [{fmt(st['relative_drift_ci'][0], 3)}, "
+              f"{fmt(st['relative_drift_ci'][1], 3)}], threshold {st['threshold']})")
+    print(f"  mean queue {out['mean_queue']:.4g} jobs (per type "
+          f"{', '.join(f'{q:.3g}' for q in out['mean_queue_by_type'])}), final queue "
+          f"{out['final_queue']}")
+    print(f"  clock ticks {out['ticks']}, dummy placements {out['dummy_placements']}, "
+          f"resources held by dummies {', '.join(f'{d:.3g}' for d in out['dummy_fraction'])}")
+    print(f"  invariants {'ok' if out['invariants_ok'] else 'VIOLATED'}")

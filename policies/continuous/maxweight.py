@@ -1,0 +1,111 @@
+"""MaxWeight baselines of PG18 Sec. I-A and VII-A.3: MWR (refresh) and MWS (stop).
+
+Each server l keeps a target configuration kbar^l, a max-weight configuration
+argmax_{k in K_l} sum_j Q_j k_j computed with the exact oracle
+:func:`capacity.knapsack.max_weight_configuration`, and serves within it: a queued
+type-j job is placed on a server with fewer than kbar_j^l type-j jobs in service
+(the lowest such index). The target is renewed only when the server is empty
+(refresh times, [17], [18]); an empty server renews it at every event, so that a
+target chosen while the queues were empty does not stay empty.
+
+MWS ([19]) adds the stopping rule: at a departure from server l, if the current
+target is worth less than ``stop_fraction`` (beta) of the max weight,
+sum_j Q_j kbar_j^l < beta max_k sum_j Q_j k_j, the server stops accepting jobs until it
+empties, and is then reset to the max-weight configuration. With the exact oracle
+(ratio r = 1) [19] guarantees a beta fraction of the region. MWR is beta = 0: it
+never stops, and at high load its servers seldom empty (PG18 Fig. 5: unstable).
+The servers refresh independently (per-server refresh, as practical systems do; [18]
+needs all servers empty at once for its guarantee).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from policies.continuous.policy import ContinuousPolicy
+
+if TYPE_CHECKING:
+    from policies.continuous.state import ContinuousState
+
+__all__ = ["MaxWeightServers"]
+
+
+class MaxWeightServers(ContinuousPolicy):
+    """``mwr`` (``stop_fraction=0``) and ``mws`` (default ``stop_fraction=0.9``; the
+    paper does not state its beta)."""
+
+    def __init__(self, stop_fraction: float = 0.9, name: str | None = None,
+                 cache_size: int = 100_000):
+        if isinstance(stop_fraction, bool) or not isinstance(stop_fraction, int | float) \
+                or not (math.isfinite(stop_fraction) and 0 <= stop_fraction < 1):
+            raise ValueError(f"stop_fraction (beta) must lie in [0, 1), got {stop_fraction!r}")
+        self.beta = float(stop_fraction)
+        self.name = name or ("mwr" if self.beta == 0 else "mws")
+        self._cache: dict[tuple[int, bytes], np.ndarray] = {}
+        self._cache_size = int(cache_size)
+
+    def parameters(self) -> dict[str, Any]:
+        return {"stop_fraction": self.beta, "oracle": "capacity.knapsack "
+                "max_weight_configuration (exact)"}
+
+    def bind(self, state: ContinuousState) -> None:
+        classes, self._class = np.unique(state.capacity, axis=0, return_inverse=True)
+        self._class = self._class.ravel()
+        self._caps = classes
+        self.target = np.zeros((state.L, state.J), dtype=np.int64)
+        self.stopped = np.zeros(state.L, dtype=bool)
+
+    def max_weight(self, state: ContinuousState, server: int) -> np.ndarray:
+        """argmax_{k in K_l} <Q, k> (exact; cached per server class and queue vector)."""
+        from capacity.knapsack import max_weight_configuration
+
+        c = int(self._class[server])
+        q = state.queue_total
+        key = (c, q.tobytes())
+        hit = self._cache.get(key)
+        if hit is None:
+            if not q.any():
+                hit = np.zeros(state.J, dtype=np.int64)
+            else:
+                hit = max_weight_configuration(q.astype(np.float64), state.sizes,
+                                               self._caps[c]).config
+            if len(self._cache) >= self._cache_size:
+                self._cache.clear()
+            self._cache[key] = hit
+        return hit
+
+    def _fill(self, state: ContinuousState, server: int) -> None:
+        if self.stopped[server]:
+            return
+        for j in range(state.J):
+            while state.count[server, j] < self.target[server, j] and state.Q[0, j] > 0:
+                state.start_job(server, j, 0)
+
+    def _refresh_empty(self, state: ContinuousState) -> None:
+        for server in np.flatnonzero(state.count.sum(axis=1) == 0):
+            self.stopped[server] = False
+            self.target[server] = self.max_weight(state, int(server))
+            self._fill(state, int(server))
+
+    def on_arrival(self, state: ContinuousState, job: int, j: int, row: int) -> None:
+        self._refresh_empty(state)
+        if state.Q[0, j] == 0:
+            return
+        free = np.flatnonzero((state.count[:, j] < self.target[:, j]) & ~self.stopped)
+        if free.size:
+            state.start_job(int(free[0]), j, 0)
+
+    def on_departure(self, state: ContinuousState, server: int, j: int, job: int,
+                     row: int) -> None:
+        if state.count[server].sum() == 0:
+            self._refresh_empty(state)
+            return
+        if self.beta > 0 and not self.stopped[server]:
+            q = state.queue_total
+            best = self.max_weight(state, server)
+            if float(q @ self.target[server]) < self.beta * float(q @ best):
+                self.stopped[server] = True
+        self._fill(state, server)

@@ -1,0 +1,159 @@
+"""The result of a PG18 continuous-time run: sampled series, time averages, per job.
+
+Same summary keys as the slotted family (``verdict``, ``mean_queue``,
+``final_queue``, ``jobs``, ``seconds``, ``invariants_ok``) plus the PG18 metrics:
+clock ticks (the sampling cost of Sec. VII-A.1), dummy placements and the fraction
+of resources held by dummy jobs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from policies.invariants import InvariantReport
+from policies.stability import StabilityVerdict, judge_stability
+
+__all__ = ["ContinuousResult", "MIN_JUDGED_SAMPLES"]
+
+#: fewest post-warm-up samples the stability detector is asked to judge
+MIN_JUDGED_SAMPLES = 40
+
+
+@dataclass(frozen=True, eq=False)
+class ContinuousResult:
+    """A finished continuous-time run.
+
+    Series (sampled every ``sample_interval`` time units from 0): ``sample_time``,
+    ``queue`` (total waiting jobs, sum_j Q_j(t)) and ``queue_by_type`` (samples, J).
+    Time averages over [warmup, horizon]: ``mean_queue``, ``mean_queue_by_type``,
+    ``dummy_fraction`` and ``busy_fraction`` (per resource: resources held by dummy,
+    resp. real, jobs over the cluster's total capacity). Per job: ``arrival``,
+    ``job_type``, ``start``, ``server``, ``finish`` (nan / -1 when it did not happen).
+    ``dummy_log`` rows are (start, end, server, type) of every dummy that ended.
+    """
+
+    policy: str
+    horizon: float
+    warmup: float
+    sample_interval: float
+    sample_time: np.ndarray
+    queue: np.ndarray
+    queue_by_type: np.ndarray
+    mean_queue: float
+    mean_queue_by_type: np.ndarray
+    dummy_fraction: np.ndarray
+    busy_fraction: np.ndarray
+    arrival: np.ndarray
+    job_type: np.ndarray
+    start: np.ndarray
+    server: np.ndarray
+    finish: np.ndarray
+    ticks: int
+    dummy_placements: int
+    dummy_log: np.ndarray
+    arrival_rate: float
+    events: int
+    seconds: float
+    invariants: InvariantReport | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def jobs(self) -> int:
+        return int(self.arrival.shape[0])
+
+    @property
+    def started(self) -> int:
+        return int(np.count_nonzero(self.server >= 0))
+
+    @property
+    def final_queue(self) -> int:
+        return int(np.count_nonzero(self.server < 0))
+
+    @property
+    def waiting_times(self) -> np.ndarray:
+        s = self.server >= 0
+        return self.start[s] - self.arrival[s]
+
+    @property
+    def invariants_ok(self) -> bool | None:
+        return None if self.invariants is None else self.invariants.ok
+
+    def _judged_from(self) -> int:
+        return int(np.searchsorted(self.sample_time, self.warmup, side="left"))
+
+    @cached_property
+    def stability(self) -> StabilityVerdict | None:
+        """The toolkit's detector (:func:`policies.judge_stability`) on the sampled
+        total queue, the arriving jobs per sample interval as the scale."""
+        w = self._judged_from()
+        if self.queue.size - w < MIN_JUDGED_SAMPLES:
+            return None
+        rate = self.arrival_rate * self.sample_interval
+        return judge_stability(self.queue.astype(float), warmup=w,
+                               arrival_work_rate=rate if rate > 0 else None)
+
+    @property
+    def verdict_reason(self) -> str | None:
+        """Why the run is no evidence either way (the verdict is then inconclusive)."""
+        judged = self.queue.size - self._judged_from()
+        if judged < MIN_JUDGED_SAMPLES:
+            return (f"only {judged} sample(s) after the warm-up; at least "
+                    f"{MIN_JUDGED_SAMPLES} are judged")
+        if not np.any(self.arrival >= self.warmup):
+            return ("no job arrived after the warm-up: no evidence either way (raise the "
+                    "arrival rates or the horizon)")
+        if not np.any(self.finish >= self.warmup):
+            return ("no job left the system after the warm-up (services longer than the "
+                    "run): no evidence either way")
+        return None
+
+    @property
+    def verdict(self) -> str:
+        st = self.stability
+        return "inconclusive" if st is None or self.verdict_reason else st.verdict
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
+        w = self.waiting_times
+        span = self.horizon - self.warmup
+        return {
+            "policy": self.policy,
+            "verdict": self.verdict,
+            "verdict_reason": self.verdict_reason,
+            "mean_queue": self.mean_queue,
+            "mean_queue_by_type": self.mean_queue_by_type.tolist(),
+            "final_queue": self.final_queue,
+            "jobs": self.jobs,
+            "started": self.started,
+            "mean_wait": float(w.mean()) if w.size else None,
+            "ticks": self.ticks,
+            "ticks_per_time": self.ticks / self.horizon if self.horizon > 0 else None,
+            "dummy_placements": self.dummy_placements,
+            "dummy_fraction": self.dummy_fraction.tolist(),
+            "busy_fraction": self.busy_fraction.tolist(),
+            "time": self.horizon,
+            "warmup": self.warmup,
+            "judged_time": span,
+            "events": self.events,
+            "seconds": self.seconds,
+            "invariants_ok": self.invariants_ok,
+            "invariant_violations": [] if self.invariants is None
+            else list(self.invariants.violations),
+            "stability": None if self.stability is None else self.stability.as_dict(),
+            "params": dict(self.params),
+        }
+
+    def to_frame(self):  # noqa: ANN201 - pandas is optional
+        """Tidy per-sample DataFrame (needs pandas): time, type, queue."""
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame needs pandas: pip install pandas") from e
+        S, J = self.queue_by_type.shape
+        return pd.DataFrame({"time": np.repeat(self.sample_time, J),
+                             "type": np.tile(np.arange(J), S),
+                             "queue": self.queue_by_type.ravel()})

@@ -1,0 +1,229 @@
+"""RMS, Randomized Multi-resource Scheduling, and its variants (PG18 Sec. IV, VI).
+
+One class covers the family; the registry names fix the options:
+
+* clocks (Algorithm 1 "Clock Instances"): type j's Poisson clock of rate r_j ticks,
+  a server is chosen and a type-j job is placed if it fits: the head-of-line job, or
+  a dummy job if Q_j = 0. Server choice: ``uniform`` (Algorithm 1), ``random-fit``
+  (RMS-RF: uniform among the servers the job fits), ``best-fit`` (RMS-BF: the fitting
+  server of largest score, PG18 Sec. VI); ``adaptive`` clocks (RMS-AD): one clock of
+  rate r = sum_j r_j whose tick goes to type j w.p. proportional to exp(w_j(t));
+* departures (Algorithm 1 "Job Departure Instances"): the type-j job that left is
+  replaced w.p. 1 - exp(-w_j(t)) by the head-of-line job, or a dummy if Q_j = 0;
+* weights, eq. (4): w_j = max{f(Q_j), epsilon / (8M) f(Q_max)} with f(x) = log(1+x)
+  (``f="log"``, the paper's simulations, Sec. VII-A) or log^(1-b)(1+x)
+  (``f="log-power"``, Theorem 1); fixed weights give RMS-bar (Definition 2);
+* ``replace_dummies`` (Remark 2): an arriving type-j job takes the place of a dummy
+  type-j job if one is in service;
+* ``routing`` (Algorithm 2, Remark 4): ``"jsq"`` or ``"power-of-two"`` gives
+  distributed queues Q_j^l with clocks of rate r_j / L each and weights (5).
+
+Random numbers, in order (the protocol a second implementation must follow to give
+the same trajectory): a tick draws u1 (the type: the first j with u1 * r < r_1 + ... +
+r_j, or with the exp(w) weights for AD) and u2 (the server: floor(u2 * L), or the
+floor(u2 * n)-th of the n fitting servers in index order for RF; BF ignores it); a
+departure of an RMS job draws u (replace iff u < 1 - exp(-w_j)); a dummy's service
+draws one uniform; JSQ draws one uniform at an arrival (the floor(u * m)-th of the m
+shortest queues in index order), power-of-two three (two distinct servers and a tie
+break u3 < 1/2).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from policies.continuous.policy import ContinuousPolicy
+
+if TYPE_CHECKING:
+    from policies.continuous.state import ContinuousState
+
+__all__ = ["RMS", "max_jobs_per_server", "weight_function"]
+
+SAMPLING = ("uniform", "random-fit", "best-fit")
+ROUTING = (None, "jsq", "power-of-two")
+F_CHOICES = ("log", "log-power")
+
+
+def weight_function(f: str, b: float = 0.5):
+    """f of eq. (4): ``log`` is log(1+x) (Sec. VII-A), ``log-power`` log^(1-b)(1+x)
+    (Theorems 1 and 2)."""
+    if f == "log":
+        return np.log1p
+    if f == "log-power":
+        return lambda x: np.power(np.log1p(x), 1.0 - b)
+    raise ValueError(f"f must be one of {F_CHOICES}, got {f!r}")
+
+
+def max_jobs_per_server(sizes: np.ndarray, capacity: np.ndarray) -> int:
+    """M of PG18 Sec. II: the most jobs (of any types) one server can hold."""
+    from capacity.knapsack import max_weight_configuration
+
+    best = 0
+    for cap in np.unique(capacity, axis=0):
+        res = max_weight_configuration(np.ones(sizes.shape[0]), sizes, cap)
+        best = max(best, int(round(res.value)))
+    return best
+
+
+def _real(x: object, name: str, low: float, high: float = math.inf, *,
+          open_low: bool = True, open_high: bool = False) -> float:
+    if isinstance(x, bool | str | bytes) or x is None:
+        raise ValueError(f"{name} must be a number, got {x!r}")
+    try:
+        v = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a number, got {x!r}") from None
+    ok = math.isfinite(v) and (v > low if open_low else v >= low) and (
+        v < high if open_high else v <= high)
+    if not ok:
+        lo_b, hi_b = "(" if open_low else "[", ")" if open_high else "]"
+        raise ValueError(f"{name} must lie in {lo_b}{low:g}, {high:g}{hi_b}, got {x!r}")
+    return v
+
+
+class RMS(ContinuousPolicy):
+    """PG18 Algorithm 1 (central queues) or Algorithm 2 (``routing``), with the
+    Sec. VI variants (see the module docstring).
+
+    Parameters
+    ----------
+    clock_rates : r_j per type (a number for all types); default L per type, the
+        paper's choice in Sec. VII-A (Fig. 6). With ``adaptive`` the common clock runs
+        at sum_j r_j.
+    clock_scale : multiplies the clock rates (RMS-RF-AD+ uses 5, Sec. VII-A.3).
+    epsilon : in (0, 1), eq. (4); the paper's simulations do not state it: 0.1.
+    f, b : the weight function of eq. (4), see :func:`weight_function`.
+    weights : fixed weights w_j >= 0 instead of eq. (4): RMS-bar (Definition 2).
+    """
+
+    def __init__(self, *, clock_rates: object = None, clock_scale: float = 1.0,
+                 epsilon: float = 0.1, f: str = "log", b: float = 0.5,
+                 sampling: str = "uniform", adaptive: bool = False,
+                 replace_dummies: bool = False, routing: str | None = None,
+                 weights: object = None, name: str = "rms"):
+        if sampling not in SAMPLING:
+            raise ValueError(f"sampling must be one of {SAMPLING}, got {sampling!r}")
+        if routing not in ROUTING:
+            raise ValueError(f"unknown routing rule {routing!r}; known: jsq, power-of-two")
+        if routing is not None and (sampling != "uniform" or adaptive):
+            raise ValueError("distributed queues (Algorithm 2) sample their own server: "
+                             "no random-fit, best-fit or adaptive clocks")
+        self.epsilon = _real(epsilon, "epsilon", 0.0, 1.0, open_high=True)
+        self.b = _real(b, "b", 0.0, 1.0, open_high=True)
+        self._f = weight_function(f, self.b)
+        self.f = f
+        self.clock_scale = _real(clock_scale, "clock_scale", 0.0)
+        self.clock_rates = clock_rates
+        self.sampling, self.adaptive = sampling, bool(adaptive)
+        self.replace_dummies, self.routing = bool(replace_dummies), routing
+        self.distributed = routing is not None
+        self.fixed_weights = None if weights is None else np.asarray(weights, dtype=float)
+        if self.fixed_weights is not None and (
+                self.fixed_weights.ndim != 1 or not np.all(np.isfinite(self.fixed_weights))
+                or np.any(self.fixed_weights < 0)):
+            raise ValueError("fixed weights must be finite and non-negative, one per type")
+        self.name = name
+
+    # -- set-up -----------------------------------------------------------------------
+
+    def bind(self, state: ContinuousState) -> None:
+        from policies.job_types import _per_type
+
+        J, L = state.J, state.L
+        r = float(L) if self.clock_rates is None else self.clock_rates
+        try:
+            rates = _per_type(r, J, "clock rates")
+        except ValueError as e:
+            raise ValueError(f"{e} (a clock of rate 0 never samples a server)") from None
+        self.rates = rates * self.clock_scale
+        self.total_rate = float(self.rates.sum())
+        if not math.isfinite(self.total_rate):
+            raise ValueError("the clock rates overflow")
+        self._cum = np.cumsum(self.rates)
+        self.M = max_jobs_per_server(state.sizes, state.capacity)
+        if self.fixed_weights is not None and self.fixed_weights.shape != (J,):
+            raise ValueError(f"fixed weights need one entry per type ({J})")
+
+    def parameters(self) -> dict[str, Any]:
+        return {"clock_rates": self.rates.tolist(), "epsilon": self.epsilon, "f": self.f,
+                "b": self.b if self.f == "log-power" else None, "M": self.M,
+                "sampling": self.sampling, "adaptive": self.adaptive,
+                "replace_dummies": self.replace_dummies, "routing": self.routing,
+                "fixed_weights": None if self.fixed_weights is None
+                else self.fixed_weights.tolist()}
+
+    def clock_rate(self, state: ContinuousState) -> float:
+        return self.total_rate
+
+    # -- eq. (4) / (5) ----------------------------------------------------------------
+
+    def weights(self, state: ContinuousState, row: int = 0) -> np.ndarray:
+        """w_j(t) of eq. (4) (central) or eq. (5) (queues of server ``row``)."""
+        if self.fixed_weights is not None:
+            return self.fixed_weights
+        q = state.Q[row].astype(np.float64)
+        fq = self._f(q)
+        return np.maximum(fq, self.epsilon / (8.0 * self.M) * float(self._f(q.max())))
+
+    # -- hooks ------------------------------------------------------------------------
+
+    def route(self, state: ContinuousState, j: int) -> int:
+        if self.routing is None:
+            return 0
+        L = state.L
+        if self.routing == "jsq":
+            q = state.Q[:, j]
+            shortest = np.flatnonzero(q == q.min())
+            return int(shortest[min(int(state.random() * shortest.size), shortest.size - 1)])
+        u1, u2, u3 = state.random(), state.random(), state.random()
+        if L == 1:
+            return 0
+        a = min(int(u1 * L), L - 1)
+        b = min(int(u2 * (L - 1)), L - 2)
+        if b >= a:
+            b += 1
+        qa, qb = state.Q[a, j], state.Q[b, j]
+        if qa != qb:
+            return a if qa < qb else b
+        return a if u3 < 0.5 else b
+
+    def on_arrival(self, state: ContinuousState, job: int, j: int, row: int) -> None:
+        if self.replace_dummies and state.dummy_count(j, row) > 0:
+            state.replace_dummy(j, row)
+
+    def _tick_type(self, state: ContinuousState, u: float) -> int:
+        if self.adaptive:
+            w = self.weights(state)
+            p = np.exp(w - w.max())
+            cum = np.cumsum(p)
+            j = int(np.searchsorted(cum, u * cum[-1], side="right"))
+        else:
+            j = int(np.searchsorted(self._cum, u * self.total_rate, side="right"))
+        return min(j, state.J - 1)
+
+    def on_tick(self, state: ContinuousState) -> None:
+        j = self._tick_type(state, state.random())
+        u2 = state.random()
+        L = state.L
+        if self.distributed or self.sampling == "uniform":
+            server = min(int(u2 * L), L - 1)
+            if state.fits(server, j):
+                state.place(server, j, server if self.distributed else 0)
+            return
+        fit = state.fitting_servers(j)
+        if fit.size == 0:
+            return
+        if self.sampling == "random-fit":
+            server = int(fit[min(int(u2 * fit.size), fit.size - 1)])
+        else:
+            server = int(fit[int(np.argmax(state.best_fit_score(fit, j)))])
+        state.place(server, j, 0)
+
+    def on_departure(self, state: ContinuousState, server: int, j: int, job: int,
+                     row: int) -> None:
+        w = float(self.weights(state, row)[j])
+        if state.random() < -math.expm1(-w):
+            state.place(server, j, row)

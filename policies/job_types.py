@@ -1,0 +1,339 @@
+"""Finite job types with vector demands and their service-time laws (PG18 Sec. II, IX).
+
+A :class:`JobTypes` is the list of types j = 1..J: demand vector s_j (one entry per
+resource) and a service-time law of mean 1/mu_j. PG18 assumes exponential service
+(Sec. II) and notes the results hold for general laws (Sec. IX, insensitivity of the
+reversible chain of Definition 2); every law here is drawn from one uniform by its
+inverse distribution function, so the simulators can draw the service of a dummy job
+(Algorithm 1) from the scheduling stream with a fixed number of draws.
+
+:func:`poisson_type_workload` draws the jobs of a run: Poisson arrivals of rate
+lambda_j per type, service from the type's law, in a fixed draw order (see there).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from policies.cluster import Cluster
+from policies.footprint import check_run_memory, expected_jobs_bound
+from policies.seeding import as_rng
+from policies.workload import Workload
+from theory.budgets import MEMORY_BUDGET
+from theory.numbers import FEASIBILITY_RTOL
+
+__all__ = ["ServiceTime", "JobTypes", "poisson_type_workload", "SERVICE_LAWS",
+           "mean_maximal_point", "rates_for_intensity", "describe_types"]
+
+#: law name -> code used by the compiled simulators
+SERVICE_LAWS = {"exponential": 0, "deterministic": 1, "hyperexponential": 2, "pareto": 3}
+
+
+def _finite_positive(x: object, name: str) -> float:
+    if isinstance(x, bool | str | bytes) or x is None:
+        raise ValueError(f"{name} must be a positive number, got {x!r}")
+    try:
+        v = float(x)  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a positive number, got {x!r}") from None
+    if not (math.isfinite(v) and v > 0):
+        raise ValueError(f"{name} must be positive and finite, got {x!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class ServiceTime:
+    """A service-time law with mean ``mean``, drawn from one uniform u in [0, 1).
+
+    * ``exponential``: ``-mean * log(1 - u)`` (PG18 Sec. II);
+    * ``deterministic``: ``mean`` (the uniform is drawn and ignored; PG18 Prop. 1);
+    * ``hyperexponential``: two exponential phases with balanced means and squared
+      coefficient of variation ``scv`` > 1: phase 1 w.p. p = (1 + sqrt((scv-1)/(scv+1)))/2
+      with mean mean/(2p), else mean/(2(1-p)); u < p picks phase 1 and u/p (or
+      (u-p)/(1-p)) is the phase's uniform;
+    * ``pareto``: shape ``alpha`` > 1 and scale x_m = mean (alpha-1)/alpha,
+      ``x_m (1 - u)^(-1/alpha)`` (heavy tail; infinite variance for alpha <= 2).
+    """
+
+    law: str = "exponential"
+    mean: float = 1.0
+    scv: float = 4.0  # hyperexponential only
+    alpha: float = 2.5  # pareto only
+
+    def __post_init__(self) -> None:
+        if self.law not in SERVICE_LAWS:
+            raise ValueError(f"unknown service law {self.law!r}; known: "
+                             f"{', '.join(SERVICE_LAWS)}")
+        object.__setattr__(self, "mean", _finite_positive(self.mean, "the mean service time"))
+        if self.law == "hyperexponential" and not _finite_positive(self.scv, "scv") > 1:
+            raise ValueError(f"a hyperexponential law needs scv > 1, got {self.scv!r}")
+        if self.law == "pareto" and not _finite_positive(self.alpha, "alpha") > 1:
+            raise ValueError(f"a Pareto law needs a finite mean: alpha > 1, got {self.alpha!r}")
+
+    @property
+    def code(self) -> int:
+        return SERVICE_LAWS[self.law]
+
+    @property
+    def parameter(self) -> float:
+        """The law's second parameter as the compiled simulators take it."""
+        if self.law == "hyperexponential":
+            return float(self.scv)
+        if self.law == "pareto":
+            return float(self.alpha)
+        return 0.0
+
+    def from_uniform(self, u: np.ndarray | float) -> np.ndarray | float:
+        """Inverse-transform draws for uniforms ``u`` in [0, 1)."""
+        return service_from_uniform(self.code, self.mean, self.parameter, u)
+
+
+def service_from_uniform(code: int, mean: float, par: float,
+                         u: np.ndarray | float) -> np.ndarray | float:
+    """The law ``code`` (see :data:`SERVICE_LAWS`) at uniform ``u``; also the compiled
+    simulators' formula (kept in one place, mirrored in the kernels)."""
+    uu = np.asarray(u, dtype=np.float64)
+    if code == 0:
+        out = -mean * np.log1p(-uu)
+    elif code == 1:
+        out = np.full(uu.shape, mean)
+    elif code == 2:
+        p = 0.5 * (1.0 + math.sqrt((par - 1.0) / (par + 1.0)))
+        first = uu < p
+        v = np.where(first, uu / p, (uu - p) / (1.0 - p))
+        m = np.where(first, mean / (2.0 * p), mean / (2.0 * (1.0 - p)))
+        out = -m * np.log1p(-np.minimum(v, np.nextafter(1.0, 0.0)))
+    else:
+        xm = mean * (par - 1.0) / par
+        out = xm * np.power(1.0 - uu, -1.0 / par)
+    return float(out) if np.ndim(u) == 0 else out
+
+
+def _demand_matrix(sizes: object) -> np.ndarray:
+    if isinstance(sizes, str | bytes):
+        raise ValueError(f"sizes must be a list of demand vectors, got the string {sizes!r}")
+    try:
+        s = np.array(sizes, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError("sizes must be a list of demand vectors (one row per job type, one "
+                         "entry per resource) of numbers") from None
+    if s.ndim == 1:
+        s = s[:, None]
+    if s.ndim != 2 or s.shape[0] == 0 or s.shape[1] == 0:
+        raise ValueError(f"sizes must be a non-empty (types, resources) table, got shape "
+                         f"{s.shape}")
+    if not np.all(np.isfinite(s)):
+        raise ValueError("job demands must be finite numbers (no NaN or inf)")
+    if np.any(s < 0):
+        j = int(np.argwhere(s < 0)[0, 0])
+        raise ValueError(f"type {j}: demands must be non-negative, got {s[j].tolist()}")
+    if np.any(s.sum(axis=1) <= 0):
+        j = int(np.argwhere(s.sum(axis=1) <= 0)[0, 0])
+        raise ValueError(f"type {j} demands no resource at all")
+    return s
+
+
+@dataclass(frozen=True, eq=False)
+class JobTypes:
+    """J job types: demands ``sizes[j]`` (one entry per resource) and service laws.
+
+    ``service`` is one :class:`ServiceTime` for all types, one per type, or ``None``
+    with ``mu`` (one rate per type, or one for all) for exponential service of mean
+    1/mu_j (PG18 Sec. II).
+
+    >>> T = JobTypes([[2], [5]], mu=[1, 1])
+    >>> T.J, T.resources, T.mean_service.tolist()
+    (2, 1, [1.0, 1.0])
+    """
+
+    sizes: np.ndarray
+    mu: object = None
+    service: object = None
+    names: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        s = _demand_matrix(self.sizes)
+        J = s.shape[0]
+        s.setflags(write=False)
+        object.__setattr__(self, "sizes", s)
+        laws: list[ServiceTime]
+        if self.service is not None and self.mu is not None:
+            raise ValueError("give mu (exponential service) or service laws, not both")
+        if self.service is None:
+            mu = 1.0 if self.mu is None else self.mu
+            rates = _per_type(mu, J, "mu")
+            laws = [ServiceTime("exponential", 1.0 / r) for r in rates]
+        elif isinstance(self.service, ServiceTime):
+            laws = [self.service] * J
+        else:
+            laws = list(self.service)  # type: ignore[call-overload]
+            if len(laws) != J or not all(isinstance(x, ServiceTime) for x in laws):
+                raise ValueError(f"service must be a ServiceTime or one per type ({J})")
+        object.__setattr__(self, "service", tuple(laws))
+        object.__setattr__(self, "mu", np.array([1.0 / x.mean for x in laws]))
+        if self.names is not None:
+            nm = tuple(str(x) for x in self.names)
+            if len(nm) != J:
+                raise ValueError(f"names must name each of the {J} types")
+            object.__setattr__(self, "names", nm)
+
+    @property
+    def J(self) -> int:
+        return int(self.sizes.shape[0])
+
+    @property
+    def resources(self) -> int:
+        return int(self.sizes.shape[1])
+
+    @property
+    def mean_service(self) -> np.ndarray:
+        return np.array([x.mean for x in self.service])  # type: ignore[attr-defined]
+
+    def law_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(code, mean, parameter) per type for the compiled simulators."""
+        laws = self.service
+        return (np.array([x.code for x in laws], dtype=np.int64),  # type: ignore[attr-defined]
+                np.array([x.mean for x in laws]),  # type: ignore[attr-defined]
+                np.array([x.parameter for x in laws]))  # type: ignore[attr-defined]
+
+    def check_cluster(self, cluster: Cluster) -> None:
+        """Every type must fit some server (PG18 Sec. II assumes every server fits every
+        type; a type that fits none could never be served)."""
+        if not isinstance(cluster, Cluster):
+            raise TypeError("cluster must be a policies.Cluster")
+        if cluster.resources != self.resources:
+            raise ValueError(f"the job types demand {self.resources} resource(s) but the "
+                             f"servers have {cluster.resources}")
+        cap = cluster.capacity * (1.0 + FEASIBILITY_RTOL)
+        fits = np.all(self.sizes[:, None, :] <= cap[None, :, :], axis=2)  # (J, L)
+        for j in np.flatnonzero(~fits.any(axis=1)):
+            raise ValueError(f"type {self._name(int(j))} with demand {self.sizes[j].tolist()} "
+                             f"fits no server (largest capacities "
+                             f"{cluster.capacity.max(axis=0).tolist()}): it could never be "
+                             f"served")
+
+    def _name(self, j: int) -> str:
+        return f"{j} ({self.names[j]})" if self.names else str(j)
+
+
+def _per_type(x: object, J: int, name: str) -> np.ndarray:
+    """One positive finite value per type (a scalar is repeated)."""
+    if isinstance(x, str | bytes):
+        raise ValueError(f"{name} must be numbers, got the string {x!r}")
+    arr = np.atleast_1d(np.asarray(x, dtype=object))
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a number or one number per type")
+    vals = [_finite_positive(v, f"{name}[{i}]" if arr.size > 1 else name)
+            for i, v in enumerate(arr)]
+    if len(vals) == 1:
+        vals = vals * J
+    if len(vals) != J:
+        raise ValueError(f"{name} has {len(vals)} entries for {J} job types")
+    return np.array(vals, dtype=np.float64)
+
+
+def poisson_type_workload(
+    types: JobTypes,
+    rates: Sequence[float] | np.ndarray | float,
+    horizon: float,
+    *,
+    seed: int | np.random.SeedSequence | np.random.Generator | None = None,
+    memory_budget: float = MEMORY_BUDGET,
+    servers: int = 0,
+) -> Workload:
+    """Poisson arrivals of rate ``rates[j]`` per type over [0, ``horizon``) (PG18 Sec. II).
+
+    Draw order (fixed, so a seed fixes the jobs): the total number of arrivals
+    N ~ Poisson(lambda * horizon), their times (sorted uniforms), their types
+    (categorical lambda_j / lambda), then one uniform per job for its service time
+    (inverse transform of the type's law).
+    """
+    if not isinstance(types, JobTypes):
+        raise TypeError("types must be a policies.JobTypes")
+    lam = _per_type(rates, types.J, "the arrival rates")
+    T = _finite_positive(horizon, "the horizon")
+    total = float(lam.sum())
+    check_run_memory(expected_jobs_bound(total, T), 0, servers, memory_budget=memory_budget,
+                     what=f"about {total * T:.3g} arrivals (total rate {total:.3g} over "
+                          f"{T:g} time units)")
+    rng = as_rng(seed if not isinstance(seed, np.random.SeedSequence)
+                 else np.random.default_rng(seed))
+    n = int(rng.poisson(total * T))
+    arrival = np.sort(rng.random(n) * T)
+    jt = np.searchsorted(np.cumsum(lam) / total, rng.random(n), side="right")
+    jt = np.minimum(jt, types.J - 1).astype(np.int64)
+    u = rng.random(n)
+    service = np.empty(n)
+    for j, law in enumerate(types.service):  # type: ignore[arg-type]
+        m = jt == j
+        service[m] = law.from_uniform(u[m])
+    service = np.maximum(service, np.finfo(float).tiny)
+    return Workload(
+        arrival, types.sizes[jt], service, T, arrival_rate=total,
+        meta={"model": "pg18", "rates": lam.tolist(), "types": types.J},
+        job_type=jt,
+    )
+
+
+def describe_types(types: JobTypes) -> dict[str, Any]:
+    """A JSON-ready description of the job types."""
+    return {"sizes": types.sizes.tolist(), "mean_service": types.mean_service.tolist(),
+            "service": [x.law for x in types.service],  # type: ignore[attr-defined]
+            "names": list(types.names) if types.names else None}
+
+
+def mean_maximal_point(types: JobTypes, cluster: Cluster, *,
+                       max_configurations: int | None = None) -> np.ndarray:
+    """V = sum_l V^l, V^l the average of server l's maximal configurations (PG18
+    Sec. VII-A), the reference point of the paper's traffic intensities.
+
+    PG18 calls V a point of the boundary of C; it is one only when no average of
+    maximal configurations lies inside C (for sizes 2 and 5 in capacity 10 it does
+    not: ``capacity.CapacityRegion(...).max_scaling(V)`` is 30/29). Use
+    :meth:`capacity.CapacityRegion.boundary_point` for the boundary in V's direction.
+    """
+    from theory.budgets import MAX_CONFIGURATIONS
+    from theory.configurations import maximal_configurations
+
+    types.check_cluster(cluster)
+    limit = MAX_CONFIGURATIONS if max_configurations is None else max_configurations
+    classes, counts = np.unique(cluster.capacity, axis=0, return_counts=True)
+    V = np.zeros(types.J)
+    for cap, count in zip(classes, counts, strict=True):
+        K = np.asarray(maximal_configurations(types.sizes.tolist(), cap.tolist(),
+                                              max_configurations=limit), dtype=float)
+        V += count * K.mean(axis=0)
+    return V
+
+
+def rates_for_intensity(types: JobTypes, cluster: Cluster, intensity: float, *,
+                        reference: str = "boundary") -> np.ndarray:
+    """Arrival rates lambda_j = zeta * V_j * mu_j for traffic intensity ``intensity``
+    zeta (PG18 Sec. VII-A: lambda = zeta V with unit mean service).
+
+    ``reference="paper"`` takes V of :func:`mean_maximal_point` as printed;
+    ``"boundary"`` (default) scales it onto the boundary of C first (the largest t with
+    t V in C, an LP), so that zeta < 1 is inside the region and zeta > 1 outside.
+    """
+    from capacity.region import CapacityRegion, ServerClass
+
+    zeta = _finite_positive(intensity, "the traffic intensity")
+    if reference not in ("boundary", "paper"):
+        raise ValueError(f"reference must be 'boundary' or 'paper', got {reference!r}")
+    V = mean_maximal_point(types, cluster)
+    if reference == "boundary":
+        classes, counts = np.unique(cluster.capacity, axis=0, return_counts=True)
+        R = CapacityRegion(types.sizes.tolist(), [ServerClass(tuple(c.tolist()), int(n))
+                                                  for c, n in zip(classes, counts,
+                                                                  strict=True)])
+        res = R.max_scaling(V.tolist())
+        if not res.certified:
+            raise RuntimeError(f"the boundary in V's direction was not certified: "
+                               f"{res.message}")
+        V = V * float(res.value)
+    return zeta * V / types.mean_service
