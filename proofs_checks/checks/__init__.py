@@ -1,6 +1,7 @@
 """Check modules; importing this package registers every check."""
 
 from proofs_checks.checks import (  # noqa: F401
+    pg18_dynamics,
     pg18_region,
     pg21_capacity,
     pg21_dynamics,

@@ -1,0 +1,183 @@
+"""Simulation checks of PG18's dynamic claims: Prop. 1, Fig. 1b, Thms. 1-2, Remark 1.
+
+Every check runs the policies of :mod:`policies.continuous` on the paper's setting and
+judges queues with the toolkit's detector (:func:`policies.judge_stability`); a check
+holds only if the policy the paper calls stable is judged stable (or, for Prop. 1,
+serves the starved type) *and* the one it calls unstable is judged unstable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+import policies as P
+from policies.workload import Workload
+from proofs_checks.checks.pg18_region import EC2_SERVER, EC2_TYPES
+from proofs_checks.registry import Verdict, register
+
+__all__ = ["prop1_system", "ec2_types", "run_policy", "WORK_CONSERVING"]
+
+#: the work-conserving greedy policies of the family (PG18 Definition 1)
+WORK_CONSERVING = ("bf", "bf-fifo", "bf-largest")
+
+
+def ec2_types() -> P.JobTypes:
+    """PG18 Table I (memory GB, CPU units, storage GB), unit mean service (Sec. VII-A)."""
+    return P.JobTypes([[float(x) for x in v] for v in EC2_TYPES.values()],
+                      names=tuple(EC2_TYPES))
+
+
+def ec2_cluster(servers: int) -> P.Cluster:
+    return P.Cluster.identical(servers, [float(x) for x in EC2_SERVER])
+
+
+def prop1_system(k: int, a: float, b: float, rho2: float, horizon: float,
+                 seed: int = 0) -> tuple[P.JobTypes, Workload]:
+    """The proof of PG18 Prop. 1: one unit server, sizes 1/(1+k) and 1; a type-1 job
+    every b time units (the first at 0) served for a > b; a type-2 job w.p. rho2 at
+    each time n + 1/2, served for 1 time unit. Dummy jobs get the same deterministic
+    service."""
+    if not (k >= 2 and a > b > 0 and a / b < (k + 1) / k and 0 < rho2):
+        raise ValueError("Prop. 1 needs k >= 2, a > b > 0, a/b < (k+1)/k and rho2 > 0")
+    if rho2 >= 1 / k - (a / b) / (k + 1):
+        raise ValueError("(rho1, rho2) must lie inside C/k: rho1/(k+1) + rho2 < 1/k")
+    types = P.JobTypes([[1.0 / (1 + k)], [1.0]],
+                       service=[P.ServiceTime("deterministic", a),
+                                P.ServiceTime("deterministic", 1.0)])
+    t1 = np.arange(0.0, horizon, b)
+    t2 = np.arange(int(horizon)) + 0.5
+    t2 = t2[np.random.default_rng(seed).random(t2.size) < rho2]
+    t = np.concatenate([t1, t2])
+    jt = np.concatenate([np.zeros(t1.size, np.int64), np.ones(t2.size, np.int64)])
+    order = np.argsort(t, kind="stable")
+    t, jt = t[order], jt[order]
+    w = Workload(t, types.sizes[jt], np.where(jt == 0, a, 1.0), float(horizon),
+                 arrival_rate=1.0 / b + rho2, job_type=jt,
+                 meta={"model": "pg18-prop1", "k": k, "a": a, "b": b, "rho2": rho2})
+    return types, w
+
+
+def run_policy(name: str, workload: Workload, cluster: P.Cluster, types: P.JobTypes, *,
+               seed: int, **params: Any) -> P.ContinuousResult:
+    return P.simulate_continuous(P.make_policy(name, **params), workload, cluster, types,
+                                 seed=seed)
+
+
+def _brief(r: P.ContinuousResult) -> dict[str, Any]:
+    st = r.stability
+    return {"verdict": r.verdict, "mean_queue": round(r.mean_queue, 3),
+            "final_queue": r.final_queue,
+            "relative_drift": None if st is None else round(st.relative_drift, 5),
+            "relative_drift_ci": None if st is None else [round(x, 5)
+                                                          for x in st.relative_drift_ci],
+            "invariants_ok": r.invariants_ok}
+
+
+@register("PG18.Prop1", location="Sec. III, Proposition 1 (proof's counterexample)",
+          statement="On one unit server with sizes 1/(1+k) and 1, type-1 jobs every b time "
+                    "units served for a > b, and a workload inside C/k, every "
+                    "work-conserving policy never serves a type-2 job; RMS does.",
+          method="counterexample")
+def check_prop1(quick: bool) -> Verdict:
+    cases = [(2, 5.0, 4.0, 0.05), (3, 5.0, 4.0, 0.01), (4, 6.0, 5.0, 0.005)]
+    horizon = 20_000.0 if quick else 80_000.0
+    cluster = P.Cluster.identical(1, 1.0)
+    ok, ev = True, {}
+    for k, a, b, rho2 in cases:
+        types, w = prop1_system(k, a, b, rho2, horizon)
+        arrived2 = int(np.sum(w.job_type == 1))
+        row: dict[str, Any] = {"rho": [a / b, rho2], "type2_arrivals": arrived2}
+        for name in (*WORK_CONSERVING, "rms"):
+            r = run_policy(name, w, cluster, types, seed=1)
+            served2 = int(np.sum((r.job_type == 1) & (r.server >= 0)))
+            row[name] = {"type2_served": served2, "mean_queue_type2":
+                         round(float(r.mean_queue_by_type[1]), 3), "verdict": r.verdict}
+            if name == "rms":
+                ok &= served2 >= 0.9 * arrived2 and r.verdict != "unstable"
+            else:
+                ok &= served2 == 0 and r.verdict == "unstable"
+            ok &= bool(r.invariants_ok)
+        ev[f"k={k}"] = row
+    return Verdict("holds" if ok else "violated", dict(ev, horizon=horizon))
+
+
+@register("PG18.Fig1b", location="Sec. III, Fig. 1b",
+          statement="Ten servers of capacity 10, sizes 2 and 5, Poisson rates (20.8, 10.4), "
+                    "unit mean exponential service (inside C^o): work-conserving Best-Fit is "
+                    "unstable, RMS is stable.",
+          method="simulation")
+def check_fig1b(quick: bool) -> Verdict:
+    types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
+    cluster = P.Cluster.identical(10, 10.0)
+    horizon = 8_000.0 if quick else 30_000.0
+    w = P.poisson_type_workload(types, [20.8, 10.4], horizon, seed=1)
+    bf = run_policy("bf", w, cluster, types, seed=3)
+    rms = run_policy("rms", w, cluster, types, seed=3)
+    ok = bf.verdict == "unstable" and rms.verdict == "stable"
+    return Verdict("holds" if ok else ("violated" if bf.verdict == "stable"
+                                       or rms.verdict == "unstable" else "inconclusive"),
+                   {"horizon": horizon, "bf": _brief(bf), "rms": _brief(rms),
+                    "bf_fifo_note": "bf-fifo (jobs in arrival order) is stable here; see "
+                                    "policies.continuous.bestfit"})
+
+
+def _region_check(name: str, quick: bool) -> Verdict:
+    types = ec2_types()
+    servers = 10 if quick else 20
+    cluster = ec2_cluster(servers)
+    horizon = 3_000.0 if quick else 10_000.0
+    ev: dict[str, Any] = {"servers": servers, "horizon": horizon, "f": "log-power (b=0.5)"}
+    verdicts = {}
+    for zeta in (0.9, 1.1):
+        lam = P.rates_for_intensity(types, cluster, zeta)
+        w = P.poisson_type_workload(types, lam, horizon, seed=2)
+        r = run_policy(name, w, cluster, types, seed=5, f="log-power")
+        verdicts[zeta] = r.verdict
+        ev[f"intensity {zeta}"] = dict(_brief(r), rates=[round(float(x), 4) for x in lam])
+    ok = verdicts[0.9] == "stable" and verdicts[1.1] == "unstable"
+    bad = verdicts[0.9] == "unstable" or verdicts[1.1] == "stable"
+    return Verdict("holds" if ok else ("violated" if bad else "inconclusive"), ev)
+
+
+@register("PG18.Thm1", location="Sec. IV-A, Theorem 1",
+          statement="RMS (Algorithm 1, f = log^(1-b)(1+x)) keeps the EC2 system of Table I "
+                    "stable at 0.9 of the boundary point in V's direction; at 1.1 (outside "
+                    "C) the detector finds the queue growing.",
+          method="simulation")
+def check_thm1(quick: bool) -> Verdict:
+    return _region_check("rms", quick)
+
+
+@register("PG18.Thm2", location="Sec. IV-B, Theorem 2, Algorithm 2",
+          statement="RMS+JSQ (distributed queues) keeps the EC2 system of Table I stable at "
+                    "0.9 of the boundary point; at 1.1 the queue grows.",
+          method="simulation")
+def check_thm2(quick: bool) -> Verdict:
+    return _region_check("rms-jsq", quick)
+
+
+@register("PG18.Remark1", location="Sec. II Remark 1, Sec. VII-A.2, Fig. 4",
+          statement="With the same total clock rate (30 per unit time on 20 servers), "
+                    "central queues (RMS) have a smaller mean queue than distributed queues "
+                    "(RMS+JSQ) on the EC2 setting.",
+          method="simulation")
+def check_remark1(quick: bool) -> Verdict:
+    types = ec2_types()
+    cluster = ec2_cluster(20)
+    horizon = 500.0 if quick else 3_000.0
+    seeds = range(2 if quick else 4)
+    ev: dict[str, Any] = {"horizon": horizon, "clock_rates": 10.0}
+    ok = True
+    for zeta in ((0.9,) if quick else (0.8, 0.9, 0.95)):
+        lam = P.rates_for_intensity(types, cluster, zeta)
+        row = {}
+        for s in seeds:
+            w = P.poisson_type_workload(types, lam, horizon, seed=10 + s)
+            central = run_policy("rms", w, cluster, types, seed=s, clock_rates=10.0)
+            dist = run_policy("rms-jsq", w, cluster, types, seed=s, clock_rates=10.0)
+            row[f"seed {s}"] = [round(central.mean_queue, 2), round(dist.mean_queue, 2)]
+            ok &= central.mean_queue < dist.mean_queue
+        ev[f"intensity {zeta}: mean queue [central, jsq]"] = row
+    return Verdict("holds" if ok else "violated", ev)
