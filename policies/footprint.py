@@ -28,7 +28,7 @@ SLOT_BYTES = 80
 SERVER_BYTES = 400
 
 
-def expected_jobs_bound(rate: float, slots: int) -> float:
+def expected_jobs_bound(rate: float, slots: float) -> float:
     """A high quantile of Poisson(rate * slots): mean + 6 standard deviations + 10."""
     m = float(rate) * float(slots)
     return m + 6.0 * math.sqrt(m) + 10.0

@@ -151,9 +151,9 @@ class JobTypes:
     (2, 1, [1.0, 1.0])
     """
 
-    sizes: np.ndarray
-    mu: object = None
-    service: object = None
+    sizes: Any
+    mu: Any = None
+    service: Any = None
     names: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
@@ -171,7 +171,7 @@ class JobTypes:
         elif isinstance(self.service, ServiceTime):
             laws = [self.service] * J
         else:
-            laws = list(self.service)  # type: ignore[call-overload]
+            laws = list(self.service)
             if len(laws) != J or not all(isinstance(x, ServiceTime) for x in laws):
                 raise ValueError(f"service must be a ServiceTime or one per type ({J})")
         object.__setattr__(self, "service", tuple(laws))
@@ -192,14 +192,14 @@ class JobTypes:
 
     @property
     def mean_service(self) -> np.ndarray:
-        return np.array([x.mean for x in self.service])  # type: ignore[attr-defined]
+        return np.array([x.mean for x in self.service])
 
     def law_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(code, mean, parameter) per type for the compiled simulators."""
         laws = self.service
-        return (np.array([x.code for x in laws], dtype=np.int64),  # type: ignore[attr-defined]
-                np.array([x.mean for x in laws]),  # type: ignore[attr-defined]
-                np.array([x.parameter for x in laws]))  # type: ignore[attr-defined]
+        return (np.array([x.code for x in laws], dtype=np.int64),
+                np.array([x.mean for x in laws]),
+                np.array([x.parameter for x in laws]))
 
     def check_cluster(self, cluster: Cluster) -> None:
         """Every type must fit some server (PG18 Sec. II assumes every server fits every
@@ -269,7 +269,7 @@ def poisson_type_workload(
     jt = np.minimum(jt, types.J - 1).astype(np.int64)
     u = rng.random(n)
     service = np.empty(n)
-    for j, law in enumerate(types.service):  # type: ignore[arg-type]
+    for j, law in enumerate(types.service):
         m = jt == j
         service[m] = law.from_uniform(u[m])
     service = np.maximum(service, np.finfo(float).tiny)
@@ -283,7 +283,7 @@ def poisson_type_workload(
 def describe_types(types: JobTypes) -> dict[str, Any]:
     """A JSON-ready description of the job types."""
     return {"sizes": types.sizes.tolist(), "mean_service": types.mean_service.tolist(),
-            "service": [x.law for x in types.service],  # type: ignore[attr-defined]
+            "service": [x.law for x in types.service],
             "names": list(types.names) if types.names else None}
 
 

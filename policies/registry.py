@@ -215,7 +215,7 @@ def policies_of(family: str) -> list[str]:
 
 
 def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: object = 1,
-                **params: Any) -> BuiltinPolicy:
+                **params: Any) -> Any:
     """The built-in policy called ``name`` (see :data:`POLICIES` for parameters).
 
     ``dist`` is the size law in the units of ``capacity`` (identical servers); policies

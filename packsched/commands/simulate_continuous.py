@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                          "';', resources by ',')")
     if args.time is None:
         raise UsageError("give the simulated time: --time T")
-    horizon = _number(args.time, "--time")
+    horizon = float(_number(args.time, "--time") or 0.0)
     sizes = parse_vector_sizes(args.sizes)
     J = len(sizes)
     service = args.service or "exponential"
@@ -103,11 +103,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--mu gives {len(mu)} rates for {J} job types")
     if any(not m > 0 for m in mu):
         raise UsageError(f"--mu: service rates must be positive, got {args.mu}")
-    extra = {}
+    extra: dict[str, float] = {}
     if args.scv is not None:
-        extra["scv"] = _number(args.scv, "--scv")
+        extra["scv"] = float(_number(args.scv, "--scv") or 0.0)
     if args.pareto_alpha is not None:
-        extra["alpha"] = _number(args.pareto_alpha, "--pareto-alpha")
+        extra["alpha"] = float(_number(args.pareto_alpha, "--pareto-alpha") or 0.0)
     laws = [P.ServiceTime(service, 1.0 / m, **extra) for m in (mu * J if len(mu) == 1 else mu)]
     types = P.JobTypes(sizes, service=laws)
     cluster = P.Cluster.identical(args.servers, _capacity(args.capacity))

@@ -52,7 +52,8 @@ class ContinuousState:
         self.rows = self.L if distributed else 1
         self.Q = np.zeros((self.rows, self.J), dtype=np.int64)
         self.queue_total = np.zeros(self.J, dtype=np.int64)
-        self._queues = [[deque() for _ in range(self.J)] for _ in range(self.rows)]
+        self._queues: list[list[deque[int]]] = [[deque() for _ in range(self.J)]
+                                                 for _ in range(self.rows)]
         self._rng = rng
         self._law = types.law_arrays()
         self._job_type, self._service, self._arrival = job_type, service, arrival

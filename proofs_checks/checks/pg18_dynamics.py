@@ -1,4 +1,5 @@
-"""Simulation checks of PG18's dynamic claims: Prop. 1, Fig. 1b, Thms. 1-2, Remark 1.
+"""Simulation checks of PG18's dynamic claims: Lemma 1 on the simulator, Prop. 1,
+Fig. 1b, Thms. 1-2, Remark 1.
 
 Every check runs the policies of :mod:`policies.continuous` on the paper's setting and
 judges queues with the toolkit's detector (:func:`policies.judge_stability`); a check
@@ -17,7 +18,8 @@ from policies.workload import Workload
 from proofs_checks.checks.pg18_region import EC2_SERVER, EC2_TYPES
 from proofs_checks.registry import Verdict, register
 
-__all__ = ["prop1_system", "ec2_types", "run_policy", "WORK_CONSERVING"]
+__all__ = ["prop1_system", "ec2_types", "run_policy", "WORK_CONSERVING",
+           "rms_bar_samples", "product_form_9", "chi_square_lemma1"]
 
 #: the work-conserving greedy policies of the family (PG18 Definition 1)
 WORK_CONSERVING = ("bf", "bf-fifo", "bf-largest")
@@ -181,3 +183,119 @@ def check_remark1(quick: bool) -> Verdict:
             ok &= central.mean_queue < dist.mean_queue
         ev[f"intensity {zeta}: mean queue [central, jsq]"] = row
     return Verdict("holds" if ok else "violated", ev)
+
+
+# -- Lemma 1 on the simulator: RMS-bar's configurations follow the product form (9) ---------
+
+
+class _Recording(P.RMS):
+    """RMS with fixed weights that records the system configuration after every event."""
+
+    def bind(self, state):  # noqa: ANN001
+        super().bind(state)
+        self.times: list[float] = [0.0]
+        self.configs: list[bytes] = [state.count.tobytes()]
+
+    def _record(self, state) -> None:  # noqa: ANN001
+        self.times.append(state.t)
+        self.configs.append(state.count.tobytes())
+
+    def on_tick(self, state) -> None:  # noqa: ANN001
+        super().on_tick(state)
+        self._record(state)
+
+    def on_departure(self, state, server, j, job, row) -> None:  # noqa: ANN001
+        super().on_departure(state, server, j, job, row)
+        self._record(state)
+
+
+def rms_bar_samples(types: P.JobTypes, cluster: P.Cluster, rates: list[float],
+                    weights: list[float], horizon: float, spacing: float,
+                    seed: int = 0, recorder: type = _Recording) -> list[tuple[int, ...]]:
+    """Configurations of the simulated RMS-bar (Definition 2: fixed weights, no queues,
+    every placement a dummy) at times spacing, 2 spacing, ... (flattened L x J)."""
+    empty = Workload(np.zeros(0), np.zeros((0, types.resources)), np.zeros(0), horizon,
+                     job_type=np.zeros(0, np.int64))
+    pol = recorder(clock_rates=rates, weights=weights, name="rms-bar")
+    P.simulate_continuous(pol, empty, cluster, types, seed=seed, warmup=0.0)
+    at = np.searchsorted(np.array(pol.times), np.arange(spacing, horizon, spacing),
+                         side="right") - 1
+    return [tuple(np.frombuffer(pol.configs[i], dtype=np.int64).tolist()) for i in at]
+
+
+def product_form_9(types: P.JobTypes, capacities: list[float], rates: list[float],
+                   weights: list[float], *, with_L: bool = True) -> dict[tuple[int, ...], float]:
+    """phi^w of PG18 eq. (9) on the system configurations of one-resource servers:
+    exp(sum w_j k_j^l) prod (r_j / (L mu_j))^k / k! normalised (``with_L=False`` drops
+    the 1/L: a plausible wrong form the chi-square test must reject)."""
+    import itertools
+    import math
+
+    from theory.configurations import feasible_configurations
+
+    L = len(capacities)
+    mu = types.mu
+    per = [[tuple(int(x) for x in k) for k in feasible_configurations(
+        types.sizes.tolist(), [c])] + [(0,) * types.J] for c in capacities]
+    out = {}
+    for combo in itertools.product(*per):
+        logp = 0.0
+        for k in combo:
+            for j, kj in enumerate(k):
+                base = rates[j] / ((L if with_L else 1) * mu[j])
+                logp += weights[j] * kj + kj * math.log(base) - math.lgamma(kj + 1)
+        out[tuple(x for k in combo for x in k)] = logp
+    m = max(out.values())
+    z = sum(math.exp(v - m) for v in out.values())
+    return {k: math.exp(v - m) / z for k, v in out.items()}
+
+
+def chi_square_lemma1(samples: list[tuple[int, ...]],
+                      law: dict[tuple[int, ...], float]) -> tuple[float, float, int]:
+    """Pearson's chi-square of sampled configurations against ``law`` (cells with an
+    expected count below 5 pooled into one); returns (statistic, p-value, cells)."""
+    from collections import Counter
+
+    from scipy import stats
+
+    n = len(samples)
+    seen = Counter(samples)
+    if any(k not in law for k in seen):
+        return float("inf"), 0.0, 0
+    obs: list[float] = []
+    exp: list[float] = []
+    pool_o, pool_e = 0.0, 0.0
+    for k, p in law.items():
+        if n * p >= 5:
+            obs.append(seen.get(k, 0))
+            exp.append(n * p)
+        else:
+            pool_o += seen.get(k, 0)
+            pool_e += n * p
+    if pool_e > 0:
+        obs.append(pool_o)
+        exp.append(pool_e)
+    res = stats.chisquare(obs, exp)
+    return float(res.statistic), float(res.pvalue), len(obs)
+
+
+@register("PG18.Lemma1.sim", location="Sec. V, Definition 2, Lemma 1, eq. (9)",
+          statement="The simulator's RMS-bar (RMS with fixed weights and no queues) visits "
+                    "configurations with the frequencies of the product form (9): a "
+                    "chi-square test on well-spaced samples does not reject (9), and does "
+                    "reject (9) without its 1/L.",
+          method="simulation")
+def check_lemma1_sim(quick: bool) -> Verdict:
+    types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 0.5])
+    caps = [10.0, 10.0]
+    rates, weights = [2.0, 1.0], [0.5, 1.2]
+    horizon = 40_000.0 if quick else 200_000.0
+    samples = rms_bar_samples(types, P.Cluster(np.array([caps]).T), rates, weights,
+                              horizon, spacing=4.0, seed=7)
+    stat, p, cells = chi_square_lemma1(samples, product_form_9(types, caps, rates, weights))
+    stat_w, p_w, _ = chi_square_lemma1(
+        samples, product_form_9(types, caps, rates, weights, with_L=False))
+    ok = p > 1e-3 and p_w < 1e-6
+    return Verdict("holds" if ok else "violated", {
+        "samples": len(samples), "cells": cells, "chi2": round(stat, 3), "p_value": p,
+        "p_value_without_1_over_L": p_w, "horizon": horizon, "spacing": 4.0})

@@ -279,3 +279,25 @@ def test_cli_vector_sizes_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert out["input"]["sizes"][1] == [17.1, 6.5, 420.0]
     assert out["params"]["clock_rates"] == [25.0, 25.0, 25.0]  # 5 servers, x5 clock
     assert math.isfinite(out["mean_queue"]) and out["ticks"] > 0
+
+
+def test_lemma1_simulation_check_rejects_a_wrong_simulator() -> None:
+    """The chi-square check of (9) fails when the simulated chain is not RMS-bar: here
+    departures are replaced with probability exp(-w) instead of 1 - exp(-w)."""
+    from proofs_checks.checks import pg18_dynamics as D
+
+    class Swapped(D._Recording):
+        def on_departure(self, state, server, j, job, row):  # noqa: ANN001
+            if state.random() < math.exp(-float(self.weights(state, row)[j])):
+                state.place(server, j, row)
+            self._record(state)
+
+    types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 0.5])
+    caps, rates, weights = [10.0, 10.0], [2.0, 1.0], [0.5, 1.2]
+    cluster = P.Cluster(np.array([caps]).T)
+    law = D.product_form_9(types, caps, rates, weights)
+    good = D.rms_bar_samples(types, cluster, rates, weights, 8000.0, 4.0, seed=1)
+    bad = D.rms_bar_samples(types, cluster, rates, weights, 8000.0, 4.0, seed=1,
+                            recorder=Swapped)
+    assert D.chi_square_lemma1(good, law)[1] > 1e-3
+    assert D.chi_square_lemma1(bad, law)[1] < 1e-6
