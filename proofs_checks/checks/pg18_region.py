@@ -92,3 +92,29 @@ def check_table1(quick: bool) -> Verdict:
         "V_average_of_maximal": [float(v) for v in V],
         "max_scaling_of_V": scale.value,
     })
+
+
+@register("PG18.SecVIIA.V", location="Sec. VII-A (definition of V and of the traffic "
+          "intensity)",
+          statement="V = sum_l V^l, V^l the average of server l's maximal configurations, is "
+                    "a point of the boundary of C only in some systems: for Table I's EC2 "
+                    "types it is (largest scaling t* = 1), for sizes 2 and 5 in capacity 10 "
+                    "it lies inside C (t* = 30/29, exact LP).",
+          method="LP")
+def check_v_boundary(quick: bool) -> Verdict:
+    cases = {"sizes 2, 5 in capacity 10 (Fig. 1b)": ([[2], [5]], [((10,), 10)]),
+             "EC2 Table I, (90, 90, 5000)": ([[F(v) for v in EC2_TYPES[n]] for n in EC2_TYPES],
+                                             [(tuple(F(v) for v in EC2_SERVER), 20)])}
+    ev, scalings = {}, []
+    for label, (sizes, servers) in cases.items():
+        R = CapacityRegion(sizes, servers)
+        K = [[F(int(x)) for x in k] for k in R.maximal_configurations()]
+        n = servers[0][1]
+        V = [n * sum(k[j] for k in K) / len(K) for j in range(len(sizes))]
+        res = R.max_scaling(V)
+        t = res.lower if res.lower == res.upper else None
+        scalings.append(t)
+        ev[label] = {"V": [str(v) for v in V], "largest_scaling": str(t),
+                     "certified": res.certified}
+    ok = scalings[0] == F(30, 29) and scalings[1] == 1
+    return Verdict("holds" if ok else "violated", ev)
