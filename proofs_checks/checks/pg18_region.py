@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -102,7 +103,8 @@ def check_table1(quick: bool) -> Verdict:
                     "it lies inside C (t* = 30/29, exact LP).",
           method="LP")
 def check_v_boundary(quick: bool) -> Verdict:
-    cases = {"sizes 2, 5 in capacity 10 (Fig. 1b)": ([[2], [5]], [((10,), 10)]),
+    cases: dict[str, tuple[list[Any], list[Any]]] = {
+        "sizes 2, 5 in capacity 10 (Fig. 1b)": ([[2], [5]], [((10,), 10)]),
              "EC2 Table I, (90, 90, 5000)": ([[F(v) for v in EC2_TYPES[n]] for n in EC2_TYPES],
                                              [(tuple(F(v) for v in EC2_SERVER), 20)])}
     ev, scalings = {}, []
