@@ -26,22 +26,6 @@ class Erratum:
 
 ERRATA: list[Erratum] = [
     Erratum(
-        id="PG18.SecVIIA.V",
-        location="PG18 Sec. VII-A, definition of V",
-        printed="V = sum_l V^l, V^l obtained by averaging the maximal configurations of "
-                "server l; thus V is a point on the boundary of the supportable workload "
-                "region.",
-        corrected="V is on the boundary only when no average of maximal configurations lies "
-                  "inside C; in general the boundary point in V's direction is t* V with "
-                  "t* = max{t : t V in C} (an LP), and traffic intensities should be taken "
-                  "relative to it (policies.rates_for_intensity does, by default).",
-        instance="ten servers of capacity 10, sizes 2 and 5: maximal configurations (5, 0), "
-                 "(2, 1), (0, 2), V = (70/3, 10); (30/29) V is in C: 14/29 of each "
-                 "server's time in (5, 0) and 15/29 in (0, 2) give (70/29, 30/29) per "
-                 "server, (30/29) V / 10. For Table I's EC2 types, t* = 1.",
-        check="PG18.SecVIIA.V",
-    ),
-    Erratum(
         id="PG21.Prop2.eq61",
         location="PG21 Sec. VIII-C, text after eq. (61)",
         printed="The maximum rho is achieved by choosing p_1 = 1/3 and p_2 = 1/3.",
@@ -138,6 +122,22 @@ ERRATA: list[Erratum] = [
                  "p_1(t) = 1/4, d_1 = 4, C = 2: printed y_1 = 1/2 breaks (38c); the "
                  "optima are 1 and 1/4.",
         check="XLL21.Lemma2",
+    ),
+    Erratum(
+        id="PG18.SecVIIA.V",
+        location="PG18 Sec. VII-A, definition of V",
+        printed="V = sum_l V^l, V^l obtained by averaging the maximal configurations of "
+                "server l; thus V is a point on the boundary of the supportable workload "
+                "region.",
+        corrected="V is on the boundary only when no average of maximal configurations lies "
+                  "inside C; in general the boundary point in V's direction is t* V with "
+                  "t* = max{t : t V in C} (an LP), and traffic intensities should be taken "
+                  "relative to it (policies.rates_for_intensity does, by default).",
+        instance="ten servers of capacity 10, sizes 2 and 5: maximal configurations (5, 0), "
+                 "(2, 1), (0, 2), V = (70/3, 10); (30/29) V is in C: 14/29 of each "
+                 "server's time in (5, 0) and 15/29 in (0, 2) give (70/29, 30/29) per "
+                 "server, (30/29) V / 10. For Table I's EC2 types, t* = 1.",
+        check="PG18.SecVIIA.V",
     ),
 ]
 
