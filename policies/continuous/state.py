@@ -208,6 +208,3 @@ class ContinuousState:
         self.count[server, j] -= 1
         self._clean(server)
         return server, j, job, row
-
-    def in_service_jobs(self) -> int:
-        return sum(1 for (_s, _j, job) in self._records.values() if job >= 0)
