@@ -2,6 +2,7 @@
 
 from proofs_checks.checks import (  # noqa: F401
     pg18_dynamics,
+    pg18_lemmas,
     pg18_region,
     pg21_capacity,
     pg21_dynamics,
