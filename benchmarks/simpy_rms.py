@@ -35,8 +35,9 @@ Contract with ``policies.simulate_continuous`` (random numbers and event order)
   u < 1 - exp(-w_j)) and, if a dummy is placed, one uniform for its service. Arrivals
   draw nothing.
 * Weights are computed after the departing job released its resources, from the
-  queue lengths at that instant, as numpy's ``log1p`` of the float64 queue vector
-  (the same call as the reference, so the floats agree bit for bit).
+  queue lengths at that instant, with ``policies.continuous.formulas.rms_weight`` (the
+  same scalar C-library formulas as the engines, so the floats agree bit for bit; a
+  dummy's service likewise comes from ``formulas.service_draw``).
 * Fit: ``load[l] + s_j <= capacity[l] * (1 + FEASIBILITY_RTOL)`` in every resource;
   loads change only as ``load += s_j`` / ``load -= s_j`` in event order and a server
   left with no job is reset to exactly 0.
@@ -77,8 +78,9 @@ from simpy.events import Event
 
 from policies.cluster import Cluster
 from policies.continuous.engine import scheduling_rng
+from policies.continuous.formulas import F_LOG, rms_weight, service_draw
 from policies.continuous.rms import max_jobs_per_server
-from policies.job_types import JobTypes, service_from_uniform
+from policies.job_types import JobTypes
 from policies.workload import Workload
 from theory.numbers import FEASIBILITY_RTOL
 
@@ -87,7 +89,6 @@ __all__ = ["simulate_simpy_rms", "RMSModel", "Environment", "At", "After", "DEPA
 
 #: SimPy event priorities (lower first at equal times); SimPy's URGENT is 0
 DEPARTURE, ARRIVAL, TICK = 1, 2, 3
-_TINY = float(np.finfo(float).tiny)
 
 
 class After(Event):
@@ -160,8 +161,8 @@ class RMSModel:
 
     def weight(self, j: int) -> float:
         """w_j of eq. (4) with f(x) = log(1 + x)."""
-        q = np.array([len(x) for x in self.queues], dtype=np.float64)
-        return max(float(np.log1p(q)[j]), self.floor * float(np.log1p(q.max())))
+        q = [len(x) for x in self.queues]
+        return rms_weight(float(q[j]), float(max(q)), F_LOG, 0.0, self.floor)
 
     def place(self, server: int, j: int) -> None:
         """Algorithm 1's placement: the head-of-line type-j job, else a dummy."""
@@ -173,8 +174,7 @@ class RMSModel:
         else:
             job = -1
             code, mean, par = self.laws[j]
-            d = service_from_uniform(code, mean, par, float(self.rng.random()))
-            duration = max(float(d), _TINY)
+            duration = service_draw(code, mean, par, float(self.rng.random()))
             self.dummy_placements += 1
         load = self.load[server]
         for k, s in enumerate(self.sizes[j]):

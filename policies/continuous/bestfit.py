@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from policies.continuous.formulas import demand_fraction
 from policies.continuous.policy import ContinuousPolicy
 
 if TYPE_CHECKING:
@@ -40,7 +41,8 @@ def fill_server(state: ContinuousState, server: int, order: str = "arrival") -> 
     """Place queued jobs on ``server`` until none fits: the earliest-arrived first
     (``arrival``), the lowest type index first (``type``), or the largest first
     (``largest``: largest sum of demand fractions)."""
-    size = np.sum(state.sizes / state.capacity[server], axis=1)
+    cap = state.capacity[server]
+    size = [demand_fraction(state.sizes[j], cap) for j in range(state.J)]
     while True:
         best, best_key = -1, math.inf
         for j in np.flatnonzero(state.Q[0] > 0):

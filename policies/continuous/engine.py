@@ -24,10 +24,13 @@ from policies.invariants import check_continuous_run
 from policies.job_types import JobTypes
 from policies.workload import Workload
 
-__all__ = ["simulate_continuous", "scheduling_rng", "DEFAULT_SAMPLES"]
+__all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
+           "ENGINES"]
 
 #: samples of the queue series per run (the stability detector judges them)
 DEFAULT_SAMPLES = 4000
+#: the engines :func:`simulate_continuous` can use
+ENGINES = ("auto", "python", "compiled")
 
 
 def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
@@ -87,6 +90,7 @@ def simulate_continuous(
     seed: int | np.random.Generator | None = 0,
     samples: int = DEFAULT_SAMPLES,
     check: bool = True,
+    engine: str = "auto",
 ) -> ContinuousResult:
     """Run ``policy`` on ``workload`` (PG18 Sec. II model) until ``horizon``.
 
@@ -94,8 +98,20 @@ def simulate_continuous(
     drawn from them; real jobs bring theirs in the workload). The queue is sampled
     ``samples`` times at equal spacing; time averages and the stability verdict use
     [``warmup``, ``horizon``] (default warm-up: a fifth of the horizon). With
-    ``check`` the invariants are re-checked from the record.
+    ``check`` the invariants are re-checked from the record. ``engine``: ``"auto"``
+    runs RMS and Best-Fit on the compiled engine
+    (:func:`policies.continuous.compiled.simulate_compiled`, the same trajectory) and
+    everything else here; ``"python"`` always here; ``"compiled"`` refuses a policy the
+    compiled engine cannot run.
     """
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if engine != "python":
+        from policies.continuous.compiled import simulate_compiled, supports_compiled
+
+        if engine == "compiled" or supports_compiled(policy):
+            return simulate_compiled(policy, workload, cluster, types, horizon=horizon,
+                                     warmup=warmup, seed=seed, samples=samples, check=check)
     T, w0 = _check_inputs(policy, workload, cluster, types, horizon, warmup, samples)
     t0 = time.perf_counter()
     n = int(np.searchsorted(workload.arrival, T, side="left"))
@@ -111,7 +127,6 @@ def simulate_continuous(
     dt = T / samples
     grid = np.arange(samples) * dt
     q_samples = np.zeros((samples, st.J), dtype=np.int64)
-    cap_total = cluster.capacity.sum(axis=0)
     acc_q = np.zeros(st.J)
     acc_dummy = np.zeros(cluster.resources)
     acc_busy = np.zeros(cluster.resources)
@@ -152,23 +167,45 @@ def simulate_continuous(
             policy.on_tick(st)
             next_tick = t + (-math.log1p(-rng.random()) / rate)
     advance(T)
-    span = T - w0
-    params = {"seed": seed if not isinstance(seed, np.random.Generator) else "generator",
-              **policy.parameters()}
     open_dummies = [(start, T, srv, j) for rec, start in st._dummy_start.items()
                     for (srv, j, _job) in [st._records[rec]]]
     dummy_log = np.array(st.dummy_log + open_dummies, dtype=np.float64).reshape(-1, 4)
-    res = ContinuousResult(
-        policy=policy.name, horizon=T, warmup=w0, sample_interval=dt, sample_time=grid,
-        queue=q_samples.sum(axis=1), queue_by_type=q_samples,
-        mean_queue=float(acc_q.sum() / span), mean_queue_by_type=acc_q / span,
-        dummy_fraction=acc_dummy / span / cap_total, busy_fraction=acc_busy / span / cap_total,
+    return build_result(
+        policy, workload, cluster, types, seed=seed, horizon=T, warmup=w0, samples=samples,
+        queue_by_type=q_samples, acc_q=acc_q, acc_dummy=acc_dummy, acc_busy=acc_busy,
         arrival=arrival, job_type=np.asarray(jt), start=st.start, server=st.server,
         finish=st.finish, ticks=st.ticks, dummy_placements=st.dummy_placements,
-        dummy_log=dummy_log, arrival_rate=float(workload.arrival_rate or n / T),
-        events=events, seconds=time.perf_counter() - t0, params=params)
+        dummy_log=dummy_log, events=events, served=st.served, started=t0, check=check)
+
+
+def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,
+                 types: JobTypes, *, seed: int | np.random.Generator | None, horizon: float,
+                 warmup: float, samples: int, queue_by_type: np.ndarray,
+                 acc_q: np.ndarray, acc_dummy: np.ndarray, acc_busy: np.ndarray,
+                 arrival: np.ndarray, job_type: np.ndarray, start: np.ndarray,
+                 server: np.ndarray, finish: np.ndarray, ticks: int, dummy_placements: int,
+                 dummy_log: np.ndarray, events: int, served: int, started: float,
+                 check: bool) -> ContinuousResult:
+    """The :class:`ContinuousResult` of a finished run (both engines): time averages
+    from the accumulated integrals over [warmup, horizon], and the invariants
+    re-checked from the record when ``check``."""
+    T, w0 = horizon, warmup
+    span = T - w0
+    cap_total = cluster.capacity.sum(axis=0)
+    params = {"seed": seed if not isinstance(seed, np.random.Generator) else "generator",
+              **policy.parameters()}
+    n = arrival.shape[0]
+    res = ContinuousResult(
+        policy=policy.name, horizon=T, warmup=w0, sample_interval=T / samples,
+        sample_time=np.arange(samples) * (T / samples),
+        queue=queue_by_type.sum(axis=1), queue_by_type=queue_by_type,
+        mean_queue=float(acc_q.sum() / span), mean_queue_by_type=acc_q / span,
+        dummy_fraction=acc_dummy / span / cap_total, busy_fraction=acc_busy / span / cap_total,
+        arrival=arrival, job_type=job_type, start=start, server=server, finish=finish,
+        ticks=int(ticks), dummy_placements=int(dummy_placements), dummy_log=dummy_log,
+        arrival_rate=float(workload.arrival_rate or n / T), events=int(events),
+        seconds=time.perf_counter() - started, params=params)
     if check:
-        report = check_continuous_run(res, types, cluster, workload.service[:n], served=st.served)
+        report = check_continuous_run(res, types, cluster, workload.service[:n], served=served)
         object.__setattr__(res, "invariants", report)
     return res
-

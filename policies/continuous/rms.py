@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from policies.continuous.formulas import F_LOG, F_LOG_POWER, rms_weight
 from policies.continuous.policy import ContinuousPolicy
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ __all__ = ["RMS", "max_jobs_per_server", "weight_function"]
 SAMPLING = ("uniform", "random-fit", "best-fit")
 ROUTING = (None, "jsq", "power-of-two")
 F_CHOICES = ("log", "log-power")
+F_CODES = {"log": F_LOG, "log-power": F_LOG_POWER}
 
 
 def weight_function(f: str, b: float = 0.5):
@@ -113,8 +115,9 @@ class RMS(ContinuousPolicy):
                              "no random-fit, best-fit or adaptive clocks")
         self.epsilon = _real(epsilon, "epsilon", 0.0, 1.0, open_high=True)
         self.b = _real(b, "b", 0.0, 1.0, open_high=True)
-        self._f = weight_function(f, self.b)
-        self.f = f
+        if f not in F_CODES:
+            raise ValueError(f"f must be one of {F_CHOICES}, got {f!r}")
+        self.f, self.f_code = f, F_CODES[f]
         self.clock_scale = _real(clock_scale, "clock_scale", 0.0)
         self.clock_rates = clock_rates
         self.sampling, self.adaptive = sampling, bool(adaptive)
@@ -164,9 +167,9 @@ class RMS(ContinuousPolicy):
         """w_j(t) of eq. (4) (central) or eq. (5) (queues of server ``row``)."""
         if self.fixed_weights is not None:
             return self.fixed_weights
-        q = state.Q[row].astype(np.float64)
-        fq = self._f(q)
-        return np.maximum(fq, self.epsilon / (8.0 * self.M) * float(self._f(q.max())))
+        q = state.Q[row].tolist()
+        q_max, floor = float(max(q)), self.epsilon / (8.0 * self.M)
+        return np.array([rms_weight(float(x), q_max, self.f_code, self.b, floor) for x in q])
 
     # -- hooks ------------------------------------------------------------------------
 
@@ -197,8 +200,8 @@ class RMS(ContinuousPolicy):
     def _tick_type(self, state: ContinuousState, u: float) -> int:
         if self.adaptive:
             w = self.weights(state)
-            p = np.exp(w - w.max())
-            cum = np.cumsum(p)
+            w_max = float(w.max())
+            cum = np.cumsum([math.exp(float(x) - w_max) for x in w])
             j = int(np.searchsorted(cum, u * cum[-1], side="right"))
         else:
             j = int(np.searchsorted(self._cum, u * self.total_rate, side="right"))

@@ -21,7 +21,8 @@ from collections import deque
 import numpy as np
 
 from policies.cluster import Cluster
-from policies.job_types import JobTypes, service_from_uniform
+from policies.continuous.formulas import service_draw
+from policies.job_types import JobTypes
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["ContinuousState"]
@@ -92,8 +93,11 @@ class ContinuousState:
     def best_fit_score(self, servers: np.ndarray, j: int) -> np.ndarray:
         """PG18 Sec. VI (RMS-BF): inner product of the job's demand and the server's
         occupied resources, both as fractions of the server's capacity."""
-        cap = self.capacity[servers]
-        return np.sum((self.sizes[j] / cap) * (self.load[servers] / cap), axis=1)
+        cap, load, s = self.capacity[servers], self.load[servers], self.sizes[j]
+        score = np.zeros(len(servers))
+        for r in range(s.shape[0]):  # left to right, as formulas.best_fit_score
+            score += (s[r] / cap[:, r]) * (load[:, r] / cap[:, r])
+        return score
 
     def head_arrival(self, row: int, j: int) -> float:
         """Arrival time of the head-of-line job of queue (row, j) (inf if empty)."""
@@ -143,8 +147,8 @@ class ContinuousState:
         if not self.fits(server, j):
             raise RuntimeError(f"policy error: a type-{j} job does not fit server {server}")
         code, mean, par = self._law
-        d = service_from_uniform(int(code[j]), float(mean[j]), float(par[j]), self.random())
-        rec = self._hold(server, j, -1, self.t + max(float(d), np.finfo(float).tiny), row)
+        d = service_draw(int(code[j]), float(mean[j]), float(par[j]), self.random())
+        rec = self._hold(server, j, -1, self.t + d, row)
         self.dummies[server, j] += 1
         self.dummy_load += self.sizes[j]
         self.dummy_placements += 1
