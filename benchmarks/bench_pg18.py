@@ -127,7 +127,7 @@ def environment() -> dict[str, Any]:
         "nproc": run("nproc"), "cpu_model": cpu_model, "numpy": np.__version__,
         "numba": numba_version, "simpy": simpy.__version__,
         "git_head": run("git", "rev-parse", "--short", "HEAD"),
-        "dirty_files": [ln[3:] for ln in run("git", "status", "--porcelain", "policies",
+        "dirty_files": [ln.split(maxsplit=1)[-1] for ln in run("git", "status", "--porcelain", "policies",
                                              "benchmarks").splitlines()],
         "load_average_start": load_average(),
     }
@@ -178,12 +178,21 @@ def ec2_instance(servers: int, arrivals: int, seed: int = WORKLOAD_SEED) -> dict
             "servers": servers, "arrivals": arrivals}
 
 
-def run_engine(engine: Callable[..., Any], inst: dict[str, Any]) -> Any:
+def python_engine(*args: Any, **kw: Any) -> Any:
+    """The plain-Python engine (``simulate_continuous`` would pick the compiled one)."""
+    import policies as P
+
+    return P.simulate_continuous(*args, engine="python", **kw)
+
+
+def run_engine(engine: Callable[..., Any], inst: dict[str, Any], *, check: bool = True) -> Any:
+    """One RMS run; ``check=False`` leaves out the invariant checker (which re-reads the
+    whole record after the run), so that only the simulation is timed."""
     import policies as P
 
     pol = P.make_policy("rms", clock_rates=inst["clock_rates"], epsilon=EPSILON)
     return engine(pol, inst["workload"], inst["cluster"], inst["types"],
-                  horizon=inst["horizon"], seed=SCHEDULING_SEED)
+                  horizon=inst["horizon"], seed=SCHEDULING_SEED, check=check)
 
 
 def run_simpy(inst: dict[str, Any]) -> dict[str, Any]:
@@ -275,7 +284,7 @@ import bench_pg18 as B
 out["after_import"] = rss()
 engine, note = B.compiled_engine()
 if engine is None or __PYTHON__:
-    engine = P.simulate_continuous
+    engine = B.python_engine
 out["engine"] = getattr(engine, "__module__", "?") + "." + engine.__name__
 B.warm_up(engine)
 out["after_warm_up"] = rss()
@@ -319,15 +328,13 @@ def section_memory(args: argparse.Namespace, python_fallback: bool,
 
 def section_baseline(args: argparse.Namespace, engine: Callable[..., Any] | None,
                      checks: list[dict[str, Any]]) -> dict[str, Any]:
-    import policies as P
-
     inst = ec2_instance(args.small_servers, args.small_arrivals)
     out: dict[str, Any] = {"servers": inst["servers"], "arrivals": inst["arrivals"],
                            "horizon": inst["horizon"], "repeats": args.repeats}
     runners: dict[str, Callable[[], Any]] = {"simpy": lambda: run_simpy(inst)}
     if engine is not None:
-        runners["compiled"] = lambda: run_engine(engine, inst)
-    runners["python"] = lambda: run_engine(P.simulate_continuous, inst)
+        runners["compiled"] = lambda: run_engine(engine, inst, check=False)
+    runners["python"] = lambda: run_engine(python_engine, inst, check=False)
     trajs = {}
     for name, fn in runners.items():
         res, s = timed_runs(fn, args.repeats)
@@ -379,13 +386,12 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("PACKSCHED_PROGRESS", "0")
 
     wall0 = time.perf_counter()
-    import policies as P
 
     env = environment()
     engine, note = compiled_engine()
     if args.python:
         engine, note = None, "--python given"
-    large_engine = engine or P.simulate_continuous
+    large_engine = engine or python_engine
     report: dict[str, Any] = {
         "mode": "quick" if q else "full", "environment": env,
         "engine": "compiled" if engine is not None else "python",
