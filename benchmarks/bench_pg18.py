@@ -127,8 +127,8 @@ def environment() -> dict[str, Any]:
         "nproc": run("nproc"), "cpu_model": cpu_model, "numpy": np.__version__,
         "numba": numba_version, "simpy": simpy.__version__,
         "git_head": run("git", "rev-parse", "--short", "HEAD"),
-        "dirty_files": [ln.split(maxsplit=1)[-1] for ln in run("git", "status", "--porcelain", "policies",
-                                             "benchmarks").splitlines()],
+        "dirty_files": [ln.split(maxsplit=1)[-1] for ln in run(
+            "git", "status", "--porcelain", "policies", "benchmarks").splitlines()],
         "load_average_start": load_average(),
     }
 
