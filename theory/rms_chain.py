@@ -306,9 +306,10 @@ def rms_bar_generator(configs: object, rates: object, mu: object, weights: objec
 
 def stationary_distribution(Q: object, *, tol: float = 1e-9) -> np.ndarray:
     """Solve ``pi Q = 0, sum pi = 1`` (sparse LU on Q^T with its last equation replaced
-    by the normalisation). Raises :class:`StationarySolveError` when the system is
-    singular (a reducible chain) or the answer has ``max |pi Q| > tol * max |Q_kk|``, a
-    negative entry below ``-tol`` or a sum off 1 by more than ``tol``."""
+    by the normalisation). Raises :class:`StationarySolveError` when the chain has more
+    than one closed class (so no unique stationary law), the system is singular,
+    or the answer has ``max |pi Q| > tol * max |Q_kk|``, a negative entry below ``-tol``
+    or a sum off 1 by more than ``tol``."""
     if not sp.issparse(Q):
         Q = sp.csr_matrix(np.asarray(Q, dtype=float))
     Qs = sp.csr_matrix(Q, dtype=float)
@@ -320,6 +321,19 @@ def stationary_distribution(Q: object, *, tol: float = 1e-9) -> np.ndarray:
     scale = max(float(np.max(np.abs(Qs.diagonal()))), 1e-300)
     if abs(Qs.sum(axis=1)).max() > 1e-9 * scale:
         raise ValueError("Q is not a generator: its rows must sum to 0")
+    from scipy.sparse.csgraph import connected_components
+
+    # two closed classes leave the stationary law non-unique; LU does not always see
+    # it (one block solved exactly, the other set to 0), so it is checked on the graph
+    pattern = sp.coo_matrix(Qs - sp.diags(Qs.diagonal()))
+    keep = pattern.data != 0
+    parts, label = connected_components(sp.csr_matrix(pattern), directed=True,
+                                        connection="strong")
+    leaving = label[pattern.row[keep]] != label[pattern.col[keep]]
+    closed = parts - np.unique(label[pattern.row[keep]][leaving]).size
+    if closed > 1:
+        raise StationarySolveError(f"the chain has {closed} closed classes (it is not "
+                                   "irreducible): no unique stationary law")
     A = Qs.T.tolil()
     A[n - 1, :] = np.ones(n)
     b = np.zeros(n)

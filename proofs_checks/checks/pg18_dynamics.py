@@ -113,7 +113,7 @@ def check_prop1(quick: bool) -> Verdict:
 def check_fig1b(quick: bool) -> Verdict:
     types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
     cluster = P.Cluster.identical(10, 10.0)
-    horizon = 8_000.0 if quick else 30_000.0
+    horizon = 20_000.0 if quick else 60_000.0
     w = P.poisson_type_workload(types, [20.8, 10.4], horizon, seed=1)
     bf = run_policy("bf", w, cluster, types, seed=3)
     rms = run_policy("rms", w, cluster, types, seed=3)
@@ -129,7 +129,7 @@ def _region_check(name: str, quick: bool) -> Verdict:
     types = ec2_types()
     servers = 10 if quick else 20
     cluster = ec2_cluster(servers)
-    horizon = 3_000.0 if quick else 10_000.0
+    horizon = 10_000.0 if quick else 50_000.0
     ev: dict[str, Any] = {"servers": servers, "horizon": horizon, "f": "log-power (b=0.5)"}
     verdicts = {}
     for zeta in (0.9, 1.1):
@@ -168,7 +168,7 @@ def check_thm2(quick: bool) -> Verdict:
 def check_remark1(quick: bool) -> Verdict:
     types = ec2_types()
     cluster = ec2_cluster(20)
-    horizon = 500.0 if quick else 3_000.0
+    horizon = 2_000.0 if quick else 5_000.0
     seeds = range(2 if quick else 4)
     ev: dict[str, Any] = {"horizon": horizon, "clock_rates": 10.0}
     ok = True
