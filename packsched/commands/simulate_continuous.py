@@ -36,6 +36,9 @@ def add_arguments(sm: argparse.ArgumentParser) -> None:
     g.add_argument("--scv", help="hyperexponential: squared coefficient of variation > 1")
     g.add_argument("--pareto-alpha", help="pareto: shape alpha > 1")
     g.add_argument("--samples", help="queue samples judged for stability (default 4000)")
+    g.add_argument("--engine", choices=["auto", "python", "compiled"],
+                   help="auto (default): compiled for RMS and Best-Fit (the same trajectory "
+                        "as the plain-Python reference), python otherwise")
 
 
 def _numbers(text: str, flag: str) -> list[float]:
@@ -130,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers)
     with stdout_to_stderr(args.json):
         res = P.simulate_continuous(policy, w, cluster, types, warmup=args.warmup,
-                                    seed=args.seed, samples=samples)
+                                    seed=args.seed, samples=samples,
+                                    engine=args.engine or "auto")
     out = res.summary()
     out["input"] = {"sizes": sizes, "servers": args.servers, "capacity": _capacity(
         args.capacity), "rates": list(rates), "mean_service": [x.mean for x in laws],

@@ -113,4 +113,4 @@ def simulate_compiled(
         arrival=arrival, job_type=jt, start=start, server=server, finish=finish,
         ticks=ticks, dummy_placements=dummy_placements,
         dummy_log=np.vstack([dlog, open_log]), events=events, served=served, started=t0,
-        check=check)
+        check=check, engine="compiled")

@@ -175,7 +175,8 @@ def simulate_continuous(
         queue_by_type=q_samples, acc_q=acc_q, acc_dummy=acc_dummy, acc_busy=acc_busy,
         arrival=arrival, job_type=np.asarray(jt), start=st.start, server=st.server,
         finish=st.finish, ticks=st.ticks, dummy_placements=st.dummy_placements,
-        dummy_log=dummy_log, events=events, served=st.served, started=t0, check=check)
+        dummy_log=dummy_log, events=events, served=st.served, started=t0, check=check,
+        engine="python")
 
 
 def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,
@@ -185,15 +186,16 @@ def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,
                  arrival: np.ndarray, job_type: np.ndarray, start: np.ndarray,
                  server: np.ndarray, finish: np.ndarray, ticks: int, dummy_placements: int,
                  dummy_log: np.ndarray, events: int, served: int, started: float,
-                 check: bool) -> ContinuousResult:
+                 check: bool, engine: str) -> ContinuousResult:
     """The :class:`ContinuousResult` of a finished run (both engines): time averages
     from the accumulated integrals over [warmup, horizon], and the invariants
-    re-checked from the record when ``check``."""
+    re-checked from the record when ``check``; ``engine`` names the engine in
+    ``params``."""
     T, w0 = horizon, warmup
     span = T - w0
     cap_total = cluster.capacity.sum(axis=0)
     params = {"seed": seed if not isinstance(seed, np.random.Generator) else "generator",
-              **policy.parameters()}
+              "engine": engine, **policy.parameters()}
     n = arrival.shape[0]
     res = ContinuousResult(
         policy=policy.name, horizon=T, warmup=w0, sample_interval=T / samples,

@@ -281,6 +281,24 @@ def test_cli_vector_sizes_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert math.isfinite(out["mean_queue"]) and out["ticks"] > 0
 
 
+def test_cli_engine_choice(capsys: pytest.CaptureFixture[str]) -> None:
+    """--engine picks the engine (recorded in params); both give the same run; the
+    compiled engine refuses MaxWeight; a slotted policy refuses the flag."""
+    args = ["simulate", "--sizes", "2,5", "--capacity", "10", "--servers", "4",
+            "--rates", "8,4", "--time", "100", "--json"]
+    outs = {}
+    for engine in ("python", "compiled"):
+        assert main([*args, "--policy", "rms-bf", "--engine", engine]) == 0
+        outs[engine] = json.loads(capsys.readouterr().out)
+        assert outs[engine]["params"]["engine"] == engine
+    same = ("mean_queue", "ticks", "dummy_placements", "events", "started")
+    assert [outs["python"][k] for k in same] == [outs["compiled"][k] for k in same]
+    assert main([*args, "--policy", "mws", "--engine", "compiled"]) == 2
+    assert "compiled engine runs RMS and Best-Fit only" in capsys.readouterr().err
+    assert main(["simulate", "--policy", "vqs", "--engine", "python"]) == 2
+    assert "--engine" in capsys.readouterr().err
+
+
 def test_lemma1_simulation_check_rejects_a_wrong_simulator() -> None:
     """The chi-square check of (9) fails when the simulated chain is not RMS-bar: here
     departures are replaced with probability exp(-w) instead of 1 - exp(-w)."""
