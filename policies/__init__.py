@@ -31,6 +31,16 @@ from policies.job_types import (
     rates_for_intensity,
 )
 from policies.metrics import SimulationResult
+from policies.nonpreemptive import (
+    MRIS,
+    BFExec,
+    CollectAllPQ,
+    NonPreemptivePolicy,
+    NonPreemptiveResult,
+    PriorityQueue,
+    Tetris,
+    run_nonpreemptive,
+)
 from policies.registry import POLICIES, available_policies, make_policy, policies_of
 from policies.seeding import spawn_seeds
 from policies.slotted import (
@@ -73,4 +83,6 @@ __all__ = [
     "arrival_rate_for", "RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
     "MaxWeightServers", "simulate_continuous", "check_continuous_run", "JobTypes",
     "ServiceTime", "mean_maximal_point", "poisson_type_workload", "rates_for_intensity",
+    "MRIS", "BFExec", "CollectAllPQ", "NonPreemptivePolicy", "NonPreemptiveResult",
+    "PriorityQueue", "Tetris", "run_nonpreemptive",
 ]

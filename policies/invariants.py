@@ -21,7 +21,7 @@ import numpy as np
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run",
-           "check_continuous_run"]
+           "check_continuous_run", "check_nonpreemptive_run"]
 
 
 @dataclass(frozen=True)
@@ -262,3 +262,35 @@ def check_continuous_run(res: object, types: object, cluster: object, service: n
          (dl[:, 0], dl[:, 1], d_srv, sizes[d_typ])], cap)
     bad += more
     return InvariantReport(not bad, bad, worst)
+
+
+def check_nonpreemptive_run(res: object) -> InvariantReport:
+    """FL24 Sec. 3, from the schedule alone (``policies.nonpreemptive`` result): every
+    job placed exactly once on a real machine; r_j <= decided_j <= S_j (placed at a
+    decision time after its release, never started in the past of that decision); the
+    run is the stored C_j = S_j + p_j (one uninterrupted piece per job); no machine over
+    capacity in any resource at any time (ends before starts at equal times)."""
+    jobs, machines = res.jobs, res.machines  # type: ignore[attr-defined]
+    start: np.ndarray = np.asarray(res.start, dtype=np.float64)  # type: ignore[attr-defined]
+    machine: np.ndarray = np.asarray(res.machine)  # type: ignore[attr-defined]
+    decided: np.ndarray = np.asarray(res.decided,  # type: ignore[attr-defined]
+                                     dtype=np.float64)
+    bad: list[str] = []
+    unplaced = np.flatnonzero(~np.isfinite(start) | (machine < 0) | (machine >= machines.m))
+    if unplaced.size:
+        bad.append(f"{unplaced.size} job(s) not placed on a machine, e.g. job "
+                   f"{int(unplaced[0])}")
+        return InvariantReport(False, bad)
+    tol = 1e-12 * max(1.0, float(np.max(np.abs(start))))
+    early = np.flatnonzero((decided < jobs.arrival - tol) | (start < decided - tol))
+    if early.size:
+        j = int(early[0])
+        bad.append(f"job {j} released at {jobs.arrival[j]} was decided at {decided[j]} and "
+                   f"starts at {start[j]} (need r_j <= decision <= S_j)")
+    comp: np.ndarray = np.asarray(res.completion,  # type: ignore[attr-defined]
+                                  dtype=np.float64)
+    if not np.allclose(comp - start, jobs.processing, rtol=1e-12, atol=0.0):
+        bad.append("a completion time differs from S_j + p_j")
+    over, worst = _capacity_sweep([(start, start + jobs.processing, machine, jobs.demand)],
+                                  machines.capacity)
+    return InvariantReport(not (bad or over), bad + over, worst)

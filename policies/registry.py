@@ -25,6 +25,8 @@ FAMILIES = {
                         "(packsched schedule)",
     "pg18-continuous": "PG18 continuous-time multi-resource queueing with job types "
                        "(packsched simulate --time)",
+    "fl24-nonpreemptive": "FL24 non-preemptive scheduling of a finite job set for weighted "
+                          "completion time (packsched schedule)",
 }
 
 
@@ -178,6 +180,50 @@ def _pg18_policies() -> list[PolicyInfo]:
     return out
 
 
+def _fl24(cls_name: str, **fixed: Any) -> Callable[..., Any]:
+    def make(**params: Any) -> Any:
+        from policies import nonpreemptive
+
+        return getattr(nonpreemptive, cls_name)(**fixed, **params)
+    return make
+
+
+def _fl24_policies() -> list[PolicyInfo]:
+    fam = "fl24-nonpreemptive"
+    mris = ("eps (0.1), sort (wsjf), gamma0 (1), capacity_rule ('proof': R M gamma_k, or "
+            "'printed': R gamma_k)")
+    sorts = {"svf": "smallest volume p_j u_j first", "sjf": "shortest job first",
+             "sdf": "smallest total demand u_j first"}
+    out = [
+        PolicyInfo("mris", "MRIS: geometric intervals gamma_k = 2^k, CADP knapsack of the "
+                   "volumes, PQ with backfilling", "FL24 Algorithm 1, Thm. 6.8", mris,
+                   _fl24("MRIS", knapsack="cadp", name="mris"), fam),
+        PolicyInfo("mris-greedy", "MRIS with the greedy knapsack (2 zeta)",
+                   "FL24 Remark 1, Sec. 7.4", mris, _fl24("MRIS", knapsack="greedy",
+                                                          name="mris-greedy"), fam),
+        PolicyInfo("mris-split", "MRIS with a large/small split knapsack, CADP's guarantee "
+                   "in O(n log n) when M >= 2/eps", "FL24 Sec. 5.1 (any constraint "
+                   "approximation)", mris, _fl24("MRIS", knapsack="split",
+                                                  name="mris-split"), fam),
+    ]
+    for sort in ("svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"):
+        base = sorts.get(sort.removeprefix("w"), "earliest release first")
+        what = (f"weighted {base} (divided by w_j)" if sort.startswith("w") else base)
+        out.append(PolicyInfo(f"pq-{sort}", f"PRIORITY-QUEUE, {what}: start what fits at "
+                              f"every event", "FL24 Sec. 4, Sec. 7.3", "",
+                              _fl24("PriorityQueue", sort=sort, name=f"pq-{sort}"), fam))
+    out += [
+        PolicyInfo("tetris", "TETRIS, non-preemptive: alignment score minus eps times "
+                   "volume", "FL24 Sec. 7.2 ([11])", "eps (0.1)", _fl24("Tetris"), fam),
+        PolicyInfo("bf-exec", "BF-EXEC: arrivals to the best-fit machine (L2 norm), "
+                   "departures backfilled shortest first", "FL24 Sec. 7.2 ([21])", "",
+                   _fl24("BFExec"), fam),
+        PolicyInfo("ca-pq", "COLLECT-ALL-PQ: wait for the last release, then PQ (WSJF)",
+                   "FL24 Sec. 7.2", "sort (wsjf)", _fl24("CollectAllPQ"), fam),
+    ]
+    return out
+
+
 POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
     PolicyInfo("bf-j", "Best-Fit, job's perspective, every slot", "PG21 IV-A", "",
                lambda **_: BFJ()),
@@ -199,6 +245,7 @@ POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
                "discrete law, else the quantile partition X^(levels))", _maxweight),
     *_xll21_policies(),
     *_pg18_policies(),
+    *_fl24_policies(),
 ]}
 
 

@@ -139,6 +139,51 @@ ERRATA: list[Erratum] = [
                  "server, (30/29) V / 10. For Table I's EC2 types, t* = 1.",
         check="PG18.SecVIIA.V",
     ),
+    Erratum(
+        id="FL24.Sec5.1.CADP.K",
+        location="FL24 Sec. 5.1 (CADP) and the proof of Lemma 6.1 (Sec. 6.1)",
+        printed="For some small error parameter eps > 0, and knapsack capacity zeta, set "
+                "K = zeta n / eps.",
+        corrected="K = eps zeta / n: the proof of Lemma 6.1 bounds the rounding loss by n K "
+                  "and needs n K = eps zeta. The proof's chain also lacks the step that "
+                  "closes it: sum_J v < K sum_J v_hat + n K <= K floor(zeta/K) + n K <= "
+                  "(1 + eps) zeta (as printed, its third line bounds sum_J v by n K + sum_J v "
+                  "itself). The runtime O(n floor(zeta/K)) = O(n^2/eps) holds for this K.",
+        instance="n >= 2 items of volume zeta and weight 1, eps = 0.1: with K = zeta n/eps "
+                 "every v_hat = floor(eps/n) = 0 and the rounded capacity floor(eps/n) = 0, "
+                 "so CADP takes all n items, volume n zeta > (1 + eps) zeta (n = 5: 5 zeta); "
+                 "with K = eps zeta/n every v_hat equals the rounded capacity floor(n/eps) "
+                 "and it takes one item, volume zeta.",
+        check="FL24.Lemma6.1",
+    ),
+    Erratum(
+        id="FL24.Remark1",
+        location="FL24 Sec. 6.1, Remark 1",
+        printed="The output selects the better of the items {1, ..., k-1} or {k}. ... Thus, "
+                "by allowing a knapsack with capacity 2 zeta, we can obtain the optimal weight.",
+        corrected="Take both, {1, ..., k} (items with v_j > zeta left out): weight >= the "
+                  "fractional optimum >= OPT(zeta), volume <= zeta + v_k <= 2 zeta. The better "
+                  "of {1..k-1} and {k} fits in zeta, so it never exceeds OPT(zeta) and is only "
+                  "guaranteed OPT(zeta)/2.",
+        instance="capacity 1, volumes (3/8, 3/8, 5/8, 5/8), weights (0.5, 0.5, 0.6, 0.6): "
+                 "OPT = 1.1; the greedy stops at k = 3; the better of {1, 2} (1.0) and {3} "
+                 "(0.6) is 1.0 < 1.1; {1, 2, 3} has weight 1.6 and volume 11/8 <= 2.",
+        check="FL24.Remark1",
+    ),
+    Erratum(
+        id="FL24.Alg1.line4",
+        location="FL24 Sec. 5.3, Algorithm 1 line 4 (and the text of Sec. 5.3)",
+        printed="zeta_k <- R gamma_k",
+        corrected="zeta_k <- R M gamma_k: Lemma 6.5 bounds the volume of the jobs the "
+                  "optimum completes on M machines by gamma_k by R M gamma_k (Lemma 6.2) and "
+                  "needs the knapsack to admit it; the PQ bound max(2 p_max, 2V/M) then "
+                  "gives 2R(1 + eps) gamma_k as the lemma states. For M = 1 the two agree.",
+        instance="two machines, R = 1, two jobs released at 0 with p = 1, d = 1, w = 1: the "
+                 "optimum completes both by gamma_0 = 1 (weight 2), but with zeta_0 = R "
+                 "gamma_0 = 1 the knapsack (even with CADP's (1 + eps) slack) picks one job, "
+                 "contradicting Lemma 6.5 at k = 0; with R M gamma_0 = 2 it picks both.",
+        check="FL24.Alg1.line4",
+    ),
 ]
 
 

@@ -1,4 +1,4 @@
-"""``packsched schedule``: one policy on a finite job set (XLL21 family)."""
+"""``packsched schedule``: one policy on a finite job set (XLL21 and FL24 families)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from packsched.arguments import budget_help, budgets, byte_size, integer, real
+from packsched.commands import schedule_nonpreemptive
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
@@ -13,27 +14,33 @@ NAME = "schedule"
 
 EPILOG = """\
 files (DESIGN.md, "Contracts"):
-  jobs     CSV, header id,arrival,processing,weight,demand_0[,demand_1]: XLL21 reads
-           demand_0 as cores d_j and demand_1 as memory m_j, every field an integer
-  cluster  CSV, header id,capacity_0[,capacity_1]: cores C_i and memory M_i per machine
+  jobs     CSV, header id,arrival,processing,weight,demand_0[,demand_1,...]: XLL21 reads
+           demand_0 as cores d_j and demand_1 as memory m_j, every field an integer;
+           FL24 reads the demands as fractions of a machine (R resources)
+  cluster  CSV, header id,capacity_0[,capacity_1,...]: XLL21 cores C_i and memory M_i
+           per machine; FL24 rows of ones (identical unit machines)
 
 timing (XLL21 II-A): a job arriving at a_j is served from slot a_j + 1 on; completing
-in slot c_j gives flowtime f_j = c_j - a_j.
+in slot c_j gives flowtime f_j = c_j - a_j. FL24 Sec. 3: continuous time, a job
+released at r_j starts at S_j >= r_j and completes at C_j = S_j + p_j, never moved.
 
 examples:
   packsched schedule --policy fair --jobs jobs.csv --cluster cluster.csv --k 1
   packsched schedule --policy ocorp-m --jobs jobs.csv --cluster cluster.csv --json
+  packsched schedule --policy mris --eps 0.1 --jobs vms.csv --cluster unit20.csv --json
 """
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser(
-        NAME, help="run a policy on a finite job set (XLL21 preemptive family)",
+        NAME, help="run a policy on a finite job set (XLL21 preemptive, FL24 "
+                   "non-preemptive)",
         description="Run a scheduling policy on the jobs of a file until all complete, "
                     "and report flowtimes (XLL21 Sec. II).", epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--policy", required=True, metavar="NAME",
-                   help="a policy of the xll21-preemptive family (packsched policies)")
+                   help="a policy of the xll21-preemptive or fl24-nonpreemptive family "
+                        "(packsched policies)")
     p.add_argument("--jobs", required=True, metavar="FILE", help="jobs CSV file")
     p.add_argument("--cluster", required=True, metavar="FILE", help="cluster CSV file")
     p.add_argument("--k", type=real(1), default=2.0,
@@ -55,6 +62,7 @@ def add_parser(sub: Any) -> None:
                    help=f"memory budget for the files and the run's record, e.g. 16G "
                         f"(default {budget_help('MEMORY_BUDGET')})")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    schedule_nonpreemptive.add_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -64,10 +72,17 @@ def run(args: argparse.Namespace) -> int:
     from theory.job_files import read_instance
 
     info = POLICIES.get(args.policy)
+    if info is not None and info.family == "fl24-nonpreemptive":
+        return schedule_nonpreemptive.run(args)
     if info is None or info.family != "xll21-preemptive":
-        raise UsageError(f"--policy must be one of {', '.join(policies_of('xll21-preemptive'))}"
-                         f", got {args.policy!r}" + (f" (a {info.family} policy: packsched "
-                                                     f"simulate)" if info else ""))
+        known = policies_of("xll21-preemptive") + policies_of("fl24-nonpreemptive")
+        raise UsageError(f"--policy must be one of {', '.join(known)}, got {args.policy!r}"
+                         + (f" (a {info.family} policy: packsched simulate)" if info else ""))
+    given = [f"--{k.replace('_', '-')}" for k in schedule_nonpreemptive.FL24_FLAGS
+             if getattr(args, k) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: flag(s) of the FL24 non-preemptive policies, "
+                         f"not of {args.policy} (XLL21 preemptive)")
     if args.policy == "ocorp-mapreduce":
         raise UsageError("ocorp-mapreduce schedules MapReduce jobs (two phases per job), "
                          "which the jobs file cannot describe: use the Python API "

@@ -1,6 +1,8 @@
 """Check modules; importing this package registers every check."""
 
 from proofs_checks.checks import (  # noqa: F401
+    fl24_knapsack,
+    fl24_schedules,
     pg18_dynamics,
     pg18_lemmas,
     pg18_region,

@@ -1,0 +1,69 @@
+"""``packsched schedule`` for FL24's non-preemptive family (parses, runs, prints)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import budgets, real
+from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.output import emit_json, fmt, stdout_to_stderr
+
+#: flags of this family (refused for the XLL21 policies) and of XLL21 (refused here)
+FL24_FLAGS = ("eps", "sort", "gamma0", "capacity_rule")
+XLL21_FLAGS = ("memory", "gamma", "mu", "alpha", "max_slots")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("FL24 non-preemptive policies (mris, pq-*, tetris, bf-exec, "
+                             "ca-pq)")
+    g.add_argument("--eps", type=real(0, low_open=True),
+                   help="mris: knapsack slack epsilon in (0, 1) (default 0.1); tetris: "
+                        "weight of the volume term (default 0.1)")
+    g.add_argument("--sort", choices=["svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"],
+                   help="mris, ca-pq: the PQ order (default wsjf)")
+    g.add_argument("--gamma0", type=real(0, low_open=True),
+                   help="mris: the first interval end gamma_0 (default 1)")
+    g.add_argument("--capacity-rule", choices=["proof", "printed"],
+                   help="mris: knapsack capacity R M gamma_k (proof, default) or R gamma_k "
+                        "(as printed in Algorithm 1)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from policies.nonpreemptive import NonPreemptivePolicy, run_nonpreemptive
+    from policies.registry import make_policy
+    from theory.job_files import read_instance
+
+    given = [f"--{k.replace('_', '-')}" for k in XLL21_FLAGS
+             if getattr(args, k, None) is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: flag(s) of the XLL21 preemptive policies, "
+                         f"not of {args.policy} (FL24 non-preemptive)")
+    params: dict[str, Any] = {k: getattr(args, k) for k in FL24_FLAGS
+                              if getattr(args, k) is not None}
+    try:
+        policy = make_policy(args.policy, **params)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    assert isinstance(policy, NonPreemptivePolicy)
+    jobs, machines = read_instance(args.jobs, args.cluster,
+                                   **budgets(args, memory_budget="max_memory"))
+    with stdout_to_stderr(args.json):
+        res = run_nonpreemptive(policy, jobs, machines, k=args.k)
+    out = res.summary()
+    out.update(jobs_file=args.jobs, cluster_file=args.cluster)
+    if args.json:
+        emit_json(out)
+    else:
+        print(f"policy      {out['policy']} on {out['jobs']} jobs, {out['machines']} "
+              f"machine(s)")
+        print(f"AWCT        {fmt(out['awct'])} (sum_j w_j C_j = "
+              f"{fmt(out['weighted_completion'])}); makespan {fmt(out['makespan'])}")
+        print(f"delay       mean queueing delay {fmt(out['mean_queueing_delay'])}, "
+              f"{100 * out['share_not_delayed']:.1f}% of jobs started on release")
+        print(f"invariants  {'ok' if out['invariants_ok'] else 'VIOLATED'} "
+              f"({out['seconds']:.3g} s)")
+    if not res.invariants_ok:
+        raise ComputationError(f"{args.policy} broke an invariant: "
+                               f"{res.invariants.violations[:1] if res.invariants else ''}")
+    return EXIT_OK

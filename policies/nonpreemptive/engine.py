@@ -1,0 +1,201 @@
+"""The event loop of FL24's non-preemptive model (Sec. 3), shared by its policies.
+
+N jobs (release r_j, processing time p_j, weight w_j, demand vector d_j) on M machines.
+A policy acts at decision times: every release, every completion of a placed job, and
+the wake-up times it asks for (:meth:`NonPreemptivePolicy.next_wakeup`; MRIS wakes at
+gamma_k, CA-PQ at the last release). At a decision time t it may place released jobs on
+a machine at any start S_j >= t (now, or planned ahead), provided the job fits the
+machine's resource-over-time profile during [S_j, S_j + p_j) (:class:`ScheduleState`).
+Once placed a job never moves (non-preemptive: it runs once, uninterrupted, for exactly
+p_j). The run ends when every job is placed; C_j = S_j + p_j.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from policies.nonpreemptive.profile import MachineProfiles
+from policies.nonpreemptive.result import NonPreemptiveResult
+from theory.job_sets import JobSet, Machines, check_fits
+
+__all__ = ["NonPreemptivePolicy", "ScheduleState", "run_nonpreemptive", "list_schedule",
+           "check_instance"]
+
+
+class ScheduleState:
+    """What a policy sees at decision time ``t`` and how it acts.
+
+    ``queue``: released, unplaced jobs in release order (ties: index). ``arrived_now``:
+    the jobs released at ``t``; ``freed_now``: machines where a job completed at ``t``.
+    Job data: ``arrival``, ``processing``, ``weight``, ``demand`` (N, R), ``total_demand``
+    u_j = sum_l d_jl / c_l and ``volume`` v_j = p_j u_j (FL24 Sec. 5.1, demands as
+    fractions of a machine).
+    """
+
+    def __init__(self, jobs: JobSet, machines: Machines):
+        self.jobs, self.machines = jobs, machines
+        self.arrival, self.processing = jobs.arrival, jobs.processing
+        self.weight, self.demand = jobs.weight, jobs.demand
+        self.N, self.M, self.R = jobs.n, machines.m, jobs.resources
+        unit = machines.capacity.max(axis=0)
+        self.total_demand = np.sum(jobs.demand / unit, axis=1)
+        self.volume = self.processing * self.total_demand
+        self.profiles = MachineProfiles(machines.capacity, start=0.0)
+        self.t = 0.0
+        self.queue: list[int] = []
+        self.arrived_now: list[int] = []
+        self.freed_now: list[int] = []
+        self.start = np.full(self.N, np.nan)
+        self.machine = np.full(self.N, -1, dtype=np.int64)
+        self.decided = np.full(self.N, np.nan)
+        self.placed = 0
+        self._completions: list[tuple[float, int]] = []  # (completion, machine)
+
+    def fits(self, j: int, i: int, start: float | None = None) -> bool:
+        """Does job ``j`` fit machine ``i`` from ``start`` (default now) for p_j?"""
+        s = self.t if start is None else start
+        return self.profiles.fits(i, s, float(self.processing[j]), self.demand[j])
+
+    def first_fit(self, j: int, start: float | None = None,
+                  machines: list[int] | range | None = None) -> int:
+        """The lowest-index machine job ``j`` fits from ``start`` (default now), or -1."""
+        for i in range(self.M) if machines is None else machines:
+            if self.fits(j, i, start):
+                return i
+        return -1
+
+    def free_now(self, i: int) -> np.ndarray:
+        """Machine ``i``'s free resources at the current time."""
+        return self.machines.capacity[i] - self.profiles.usage_at(i, self.t)
+
+    def place(self, j: int, i: int, start: float | None = None) -> None:
+        """Start job ``j`` on machine ``i`` at ``start`` >= now (default now)."""
+        s = self.t if start is None else float(start)
+        if not math.isnan(self.decided[j]):
+            raise RuntimeError(f"policy error: job {j} is placed twice")
+        if s < self.t or s < self.arrival[j]:
+            raise RuntimeError(f"policy error: job {j} placed at {s} before now ({self.t}) "
+                               f"or its release ({self.arrival[j]})")
+        if not self.profiles.fits(i, s, float(self.processing[j]), self.demand[j]):
+            raise RuntimeError(f"policy error: job {j} does not fit machine {i} at {s}")
+        self.profiles.add(i, s, float(self.processing[j]), self.demand[j])
+        self.start[j], self.machine[j], self.decided[j] = s, i, self.t
+        self.queue.remove(j)
+        self.placed += 1
+        heapq.heappush(self._completions, (s + float(self.processing[j]), i))
+
+
+class NonPreemptivePolicy:
+    """Base class: the hooks the engine calls (override ``decide``)."""
+
+    #: registry name
+    name: str = "custom"
+
+    def reset(self, state: ScheduleState) -> None:
+        """Once, before the first decision time."""
+
+    def next_wakeup(self, state: ScheduleState) -> float:
+        """A decision time the policy wants after ``state.t`` (inf: none)."""
+        return math.inf
+
+    def decide(self, state: ScheduleState) -> None:
+        """Place jobs at decision time ``state.t``."""
+
+    def parameters(self) -> dict[str, Any]:
+        return {}
+
+    def extra(self) -> dict[str, Any]:
+        """Anything the policy recorded during the run, for the result."""
+        return {}
+
+
+def check_instance(jobs: JobSet, machines: Machines) -> None:
+    """FL24 Sec. 3 inputs: a job set and machines with the same resources, each job
+    fitting some machine (with unit machines, demands in [0, 1])."""
+    if not isinstance(jobs, JobSet):
+        raise TypeError(f"jobs must be a theory.JobSet, got {type(jobs).__name__}")
+    if not isinstance(machines, Machines):
+        raise TypeError(f"machines must be a theory.Machines, got {type(machines).__name__}")
+    check_fits(jobs, machines)
+    for name, a in (("arrival", jobs.arrival), ("processing", jobs.processing),
+                    ("weight", jobs.weight)):
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{name} must be finite (job {int(np.argmin(np.isfinite(a)))})")
+
+
+def list_schedule(state: ScheduleState, order: list[int] | np.ndarray, start: float) -> None:
+    """PRIORITY-QUEUE as FL24 Sec. 5.2 uses it (offline, every listed job available):
+    at ``start`` and then at every breakpoint of the profiles, scan the list in order and
+    place each job that fits some machine there for its whole duration (lowest-index
+    machine first), until the list is empty. Jobs may start in the gaps of earlier
+    plans (backfilling). Only machines with a breakpoint at a time can take a job that
+    did not fit before (usage on a window only changes when its left end crosses one)."""
+    pending = [int(j) for j in order]
+    t = float(start)
+    machines: list[int] | None = None  # all at the first time
+    while pending:
+        left = []
+        for j in pending:
+            i = state.first_fit(j, t, machines)
+            if i >= 0:
+                state.place(j, i, t)
+            else:
+                left.append(j)
+        pending = left
+        if pending:
+            t_next = state.profiles.next_breakpoint(t)
+            if not math.isfinite(t_next):
+                raise RuntimeError(f"list scheduling stalled at {t}: job {pending[0]} fits "
+                                   f"no machine even when empty")
+            t = t_next
+            machines = state.profiles.changes_at(t)
+
+
+def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machines, *,
+                      check: bool = True, k: float = 2.0) -> NonPreemptiveResult:
+    """Run ``policy`` on a finite job set until every job is placed (FL24 Sec. 3)."""
+    if not isinstance(policy, NonPreemptivePolicy):
+        raise TypeError(f"policy must be a NonPreemptivePolicy (policies.make_policy("
+                        f"'mris'), ...), got {type(policy).__name__}")
+    check_instance(jobs, machines)
+    t0 = time.perf_counter()
+    st = ScheduleState(jobs, machines)
+    order = np.lexsort((np.arange(jobs.n), jobs.arrival))
+    policy.reset(st)
+    nxt = 0  # next job to release, in ``order``
+    st.t = -math.inf
+    while st.placed < jobs.n:
+        wake = policy.next_wakeup(st)
+        t_arr = float(jobs.arrival[order[nxt]]) if nxt < jobs.n else math.inf
+        t_done = st._completions[0][0] if st._completions else math.inf
+        t = min(t_arr, t_done, wake)
+        if not math.isfinite(t):
+            raise RuntimeError(f"{policy.name} stalled: {jobs.n - st.placed} job(s) were "
+                               f"never placed and no event is left")
+        st.t = t
+        st.arrived_now = []
+        while nxt < jobs.n and jobs.arrival[order[nxt]] <= t:
+            j = int(order[nxt])
+            st.queue.append(j)
+            st.arrived_now.append(j)
+            nxt += 1
+        st.freed_now = []
+        while st._completions and st._completions[0][0] <= t:
+            st.freed_now.append(heapq.heappop(st._completions)[1])
+        st.profiles.prune(t)
+        policy.decide(st)
+    res = NonPreemptiveResult(
+        policy=policy.name, jobs=jobs, machines=machines, start=st.start,
+        machine=st.machine, decided=st.decided, k=float(k),
+        seconds=time.perf_counter() - t0,
+        params=policy.parameters(), extra=policy.extra())
+    if check:
+        from policies.invariants import check_nonpreemptive_run
+
+        object.__setattr__(res, "invariants", check_nonpreemptive_run(res))
+    return res

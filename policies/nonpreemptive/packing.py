@@ -1,0 +1,69 @@
+"""The packing baselines of FL24 Sec. 7.2: TETRIS and BF-EXEC, non-preemptive.
+
+TETRIS [11] as FL24 adapts it: when machine i has free resources, every queued job
+that fits it now gets the alignment score a_j = <free_i, d_j> (the dot product of the
+machine's remaining resources and the job's demand) plus a volume term; the best job is
+started and the step repeats until none fits. FL24 prints the score as a_j + eps v_j
+but says the effect is "jobs sorted by SVF, selected by the alignment scores": a term
+that prefers small jobs (Tetris's shortest-remaining-work term) must enter with a minus
+sign, so the score here is a_j - eps v_j / max_q v_q (the queue's largest volume scales
+the term into [0, eps], comparable with a_j).
+
+BF-EXEC [21]: an arriving job goes to the feasible machine whose remaining resources
+have the smallest L2 norm (best fit), else it waits; when a job completes on machine i,
+the shortest waiting job that fits i is started there, repeatedly. Arrivals are handled
+before completions at equal times ("preference to jobs that have recently arrived").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
+from policies.nonpreemptive.priority import ordered
+
+__all__ = ["Tetris", "BFExec"]
+
+
+class Tetris(NonPreemptivePolicy):
+    """TETRIS, non-preemptive (see the module docstring); ``eps`` weighs the volume."""
+
+    def __init__(self, eps: float = 0.1, name: str = "tetris"):
+        if isinstance(eps, bool) or not isinstance(eps, int | float) or not eps >= 0:
+            raise ValueError(f"eps must be a non-negative number, got {eps!r}")
+        self.eps, self.name = float(eps), name
+
+    def parameters(self) -> dict[str, Any]:
+        return {"eps": self.eps}
+
+    def decide(self, state: ScheduleState) -> None:
+        for i in range(state.M):
+            while state.queue:
+                q = np.asarray(state.queue, dtype=np.int64)
+                free = state.free_now(i)
+                fit = q[np.all(state.demand[q] <= free * (1 + 1e-12), axis=1)]
+                fit = np.array([j for j in fit if state.fits(int(j), i)], dtype=np.int64)
+                if fit.size == 0:
+                    break
+                vmax = float(state.volume[q].max())
+                score = state.demand[fit] @ free - self.eps * state.volume[fit] / vmax
+                state.place(int(fit[int(np.argmax(score))]), i)
+
+
+class BFExec(NonPreemptivePolicy):
+    """BF-EXEC (see the module docstring)."""
+
+    name = "bf-exec"
+
+    def decide(self, state: ScheduleState) -> None:
+        for j in state.arrived_now:
+            fit = [i for i in range(state.M) if state.fits(j, i)]
+            if fit:
+                norms = [float(np.linalg.norm(state.free_now(i))) for i in fit]
+                state.place(j, fit[int(np.argmin(norms))])
+        for i in sorted(set(state.freed_now)):
+            for j in ordered(state.processing, state.queue):
+                if state.fits(j, i):
+                    state.place(j, i)
