@@ -97,6 +97,8 @@ __all__ = [
 COMPLETION_OBJECTIVES = ("weighted-completion", "makespan")
 #: Constraint-matrix nonzeros a completion program may have before it refuses.
 MAX_NONZEROS = 20_000_000
+#: The dense (N, M, H) index arrays may hold this many entries per allowed variable.
+DENSE_FACTOR = 10
 #: Normalised loads may exceed 1 by this much (rounding of sums of d / c).
 LOAD_TOL = 1e-9
 
@@ -329,6 +331,12 @@ def _plan(jobs: object, machines: object, objective: object, horizon: object,
     check_budget(variables, max_variables, what=f"{what}, horizon {H}",
                  option="max_variables", unit="variables",
                  hint="fewer jobs, shorter processing times or a shorter horizon")
+    # the blocks are index arrays over (N, M, H) however many entries the deadlines keep
+    check_budget(N * M * H, DENSE_FACTOR * max_variables,
+                 what=f"{what}, horizon {H} (index arrays of N x M x H entries)",
+                 option="max_variables", unit="entries",
+                 hint=f"{DENSE_FACTOR} entries per allowed variable; fewer jobs or a "
+                      f"shorter horizon")
     check_budget(nonzeros, max_nonzeros, what=f"{what}, horizon {H}",
                  option="max_nonzeros", unit="nonzeros",
                  hint="fewer jobs, shorter processing times or a shorter horizon")

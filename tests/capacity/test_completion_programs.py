@@ -396,6 +396,11 @@ def test_budget_refuses_before_building():
     with pytest.raises(BudgetExceeded, match="max_nonzeros="):
         completion_program(small, unit(1, 1), max_nonzeros=10)
     assert completion_program(small, unit(1, 1), max_variables=100).num_variables <= 100
+    # few variables but a long horizon: the dense (N, M, H) index arrays are counted too
+    late = JobSet(np.r_[0.0, np.full(99, 5000.0)], np.r_[5000.0, np.ones(99)],
+                  np.full((100, 1), 0.001))
+    with pytest.raises(BudgetExceeded, match="N x M x H"):
+        completion_program(late, unit(4, 1), max_variables=100_000)
 
 
 # ------------------------------------------------------------------- bad inputs
