@@ -6,6 +6,12 @@ and exact knapsacks, each answer with a certificate.
 
 from capacity._lp_highs import LPSolveError
 from capacity.certificate import CERT_RTOL, Certificate, certify
+from capacity.completion_programs import (
+    COMPLETION_OBJECTIVES,
+    check_schedule,
+    completion_optimum,
+    completion_program,
+)
 from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
 from capacity.flowtime_programs import (
     MAX_VARIABLES,
@@ -33,6 +39,7 @@ from capacity.slot_programs import (
     transient_local_program,
 )
 from capacity.supportable_workload import bin_packing_lp, rho_star
+from capacity.volume_knapsack import VolumeKnapsackResult, solve_volume_knapsack
 
 __all__ = [
     "CERT_RTOL", "METHODS", "CapacityRegion", "CapacityResult", "Certificate",
@@ -44,4 +51,7 @@ __all__ = [
     "LinearProgram", "MAX_VARIABLES", "PROGRAM_METHODS", "ProgramBuilder", "ProgramError",
     "ProgramResult", "offline_horizon", "p1_optimum", "p1_program", "p2_optimum", "p2_program",
     "p3_optimum", "p3_program", "solve", "switching_cost_program", "transient_local_program",
+    # FL24 (capacity.completion_programs, volume_knapsack)
+    "COMPLETION_OBJECTIVES", "check_schedule", "completion_optimum", "completion_program",
+    "VolumeKnapsackResult", "solve_volume_knapsack",
 ]

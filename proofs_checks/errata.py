@@ -184,6 +184,22 @@ ERRATA: list[Erratum] = [
                  "contradicting Lemma 6.5 at k = 0; with R M gamma_0 = 2 it picks both.",
         check="FL24.Alg1.line4",
     ),
+    Erratum(
+        id="FL24.Lemma6.3",
+        location="FL24 Sec. 6.2, Lemma 6.3 and its proof (used by Lemma 6.5, Theorem 6.8)",
+        printed="C_max <= max{2 p_max, 2 V_I / M} <= 2R C*_max; proof: 'There exists some l "
+                "on every machine i such that U_ilt + U_il tau > 1.'",
+        corrected="Holds for M = 1. For M >= 2 the step does not follow: a job active at tau "
+                  "on machine i did not fit at t on any machine, which bounds each machine's "
+                  "load at t against that job's demand, not against machine i's load at tau; "
+                  "the bound fails. Lemma 6.5 and Theorem 6.8 (8R(1 + eps)) inherit the gap "
+                  "for M >= 2 (FL24.Thm6.8 finds no instance above the bound).",
+        instance="two unit machines, R = 1, six jobs at time 0 with (p, d) = (1, .2), (1, .6), "
+                 "(1, .6), (3, .55), (3, .5), (3, .55) in WSJF order: PQ runs the three short "
+                 "jobs in [0, 1), two long ones in [1, 4) and the last in [4, 7): makespan 7 > "
+                 "max(2 p_max, 2V/M) = max(6, 6.2) = 6.2 (optimum 6).",
+        check="FL24.Lemma6.3",
+    ),
 ]
 
 

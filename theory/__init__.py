@@ -16,6 +16,8 @@ from theory.job_files import *  # noqa: F401,F403
 from theory.job_files import __all__ as _jf
 from theory.job_sets import *  # noqa: F401,F403
 from theory.job_sets import __all__ as _js
+from theory.nonpreemptive_bounds import *  # noqa: F401,F403
+from theory.nonpreemptive_bounds import __all__ as _nb
 from theory.numbers import *  # noqa: F401,F403
 from theory.numbers import __all__ as _n
 from theory.partitions import *  # noqa: F401,F403
@@ -23,4 +25,4 @@ from theory.partitions import __all__ as _p
 from theory.traces import *  # noqa: F401,F403
 from theory.traces import __all__ as _t
 
-__all__ = [*_b, *_bu, *_c, *_d, *_jf, *_js, *_n, *_p, *_t]
+__all__ = [*_b, *_bu, *_c, *_d, *_jf, *_js, *_nb, *_n, *_p, *_t]

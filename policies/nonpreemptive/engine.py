@@ -69,6 +69,60 @@ class ScheduleState:
                 return i
         return -1
 
+    def fit_matrix(self, jobs: np.ndarray, start: float | None = None,
+                   machines: list[int] | range | None = None) -> np.ndarray:
+        """(len(jobs), len(machines)) booleans: job fits machine from ``start``."""
+        s = self.t if start is None else start
+        ms = range(self.M) if machines is None else machines
+        P, D = self.processing[jobs], self.demand[jobs]
+        return np.column_stack([self.profiles.fits_many(i, s, P, D) for i in ms]) \
+            if len(ms) else np.zeros((len(jobs), 0), dtype=bool)
+
+    def changed_fits(self, jobs: np.ndarray) -> np.ndarray:
+        """The fit matrix (jobs x all machines) now, for an online policy whose queued
+        jobs fit no machine before this event: those can only fit where a job completed
+        (nothing else frees resources without planned jobs); new arrivals may fit
+        anywhere. Same answers as :meth:`fit_matrix`, computed only where they can be
+        True."""
+        F = np.zeros((jobs.size, self.M), dtype=bool)
+        freed = sorted(set(self.freed_now))
+        if freed:
+            F[:, freed] = self.fit_matrix(jobs, machines=freed)
+        new = np.isin(jobs, self.arrived_now)
+        if new.any():
+            F[new] = self.fit_matrix(jobs[new])
+        return F
+
+    def place_in_order(self, order: list[int] | np.ndarray, start: float | None = None,
+                       machines: list[int] | range | None = None,
+                       fits: np.ndarray | None = None) -> list[int]:
+        """PQ's scan (FL24 Sec. 4, 5.2): each job of ``order`` in turn goes to the
+        lowest-index machine (of ``machines``) it fits from ``start`` (default now);
+        returns the jobs that fit nowhere, in order. ``fits``: the fit matrix of
+        ``order`` on ``machines`` if the caller has it."""
+        s = self.t if start is None else float(start)
+        jobs = np.asarray(order, dtype=np.int64)
+        ms = list(range(self.M) if machines is None else machines)
+        if jobs.size == 0 or not ms:
+            return jobs.tolist()
+        F = self.fit_matrix(jobs, s, ms) if fits is None else fits
+        placed = np.zeros(jobs.size, dtype=bool)
+        a = 0
+        while a < jobs.size:
+            rows = np.flatnonzero(F[a:].any(axis=1))
+            if rows.size == 0:
+                break
+            a += int(rows[0])
+            c = int(np.argmax(F[a]))
+            self.place(int(jobs[a]), ms[c], s)
+            placed[a] = True
+            a += 1
+            if a < jobs.size:
+                rest = jobs[a:]
+                F[a:, c] = self.profiles.fits_many(ms[c], s, self.processing[rest],
+                                                   self.demand[rest])
+        return jobs[~placed].tolist()
+
     def free_now(self, i: int) -> np.ndarray:
         """Machine ``i``'s free resources at the current time."""
         return self.machines.capacity[i] - self.profiles.usage_at(i, self.t)
@@ -139,14 +193,7 @@ def list_schedule(state: ScheduleState, order: list[int] | np.ndarray, start: fl
     t = float(start)
     machines: list[int] | None = None  # all at the first time
     while pending:
-        left = []
-        for j in pending:
-            i = state.first_fit(j, t, machines)
-            if i >= 0:
-                state.place(j, i, t)
-            else:
-                left.append(j)
-        pending = left
+        pending = state.place_in_order(pending, t, machines)
         if pending:
             t_next = state.profiles.next_breakpoint(t)
             if not math.isfinite(t_next):

@@ -39,14 +39,17 @@ class Tetris(NonPreemptivePolicy):
         return {"eps": self.eps}
 
     def decide(self, state: ScheduleState) -> None:
-        for i in range(state.M):
+        if not state.queue:
+            return
+        q0 = np.asarray(state.queue, dtype=np.int64)
+        may = state.changed_fits(q0).any(axis=0)  # machines where some job may fit now
+        for i in np.flatnonzero(may).tolist():
             while state.queue:
                 q = np.asarray(state.queue, dtype=np.int64)
-                free = state.free_now(i)
-                fit = q[np.all(state.demand[q] <= free * (1 + 1e-12), axis=1)]
-                fit = np.array([j for j in fit if state.fits(int(j), i)], dtype=np.int64)
+                fit = q[state.fit_matrix(q, machines=[i])[:, 0]]
                 if fit.size == 0:
                     break
+                free = state.free_now(i)
                 vmax = float(state.volume[q].max())
                 score = state.demand[fit] @ free - self.eps * state.volume[fit] / vmax
                 state.place(int(fit[int(np.argmax(score))]), i)
@@ -59,11 +62,10 @@ class BFExec(NonPreemptivePolicy):
 
     def decide(self, state: ScheduleState) -> None:
         for j in state.arrived_now:
-            fit = [i for i in range(state.M) if state.fits(j, i)]
-            if fit:
-                norms = [float(np.linalg.norm(state.free_now(i))) for i in fit]
-                state.place(j, fit[int(np.argmin(norms))])
+            fit = np.flatnonzero(state.fit_matrix(np.array([j]))[0])
+            if fit.size:
+                norms = [float(np.linalg.norm(state.free_now(int(i)))) for i in fit]
+                state.place(j, int(fit[int(np.argmin(norms))]))
         for i in sorted(set(state.freed_now)):
-            for j in ordered(state.processing, state.queue):
-                if state.fits(j, i):
-                    state.place(j, i)
+            if state.queue:
+                state.place_in_order(ordered(state.processing, state.queue), machines=[i])

@@ -53,10 +53,9 @@ class PriorityQueue(NonPreemptivePolicy):
         self._key = sort_key(state, self.sort)
 
     def decide(self, state: ScheduleState) -> None:
-        for j in ordered(self._key, state.queue):
-            i = state.first_fit(j)
-            if i >= 0:
-                state.place(j, i)
+        if state.queue and (state.freed_now or state.arrived_now):
+            order = np.asarray(ordered(self._key, state.queue), dtype=np.int64)
+            state.place_in_order(order, fits=state.changed_fits(order))
 
 
 class CollectAllPQ(NonPreemptivePolicy):

@@ -54,6 +54,20 @@ class MachineProfiles:
         seg = self._U[i][k0:max(k1, k0 + 1)]
         return bool(np.all(seg + demand <= self._cap_tol[i]))
 
+    def fits_many(self, i: int, start: float, lengths: np.ndarray,
+                  demands: np.ndarray) -> np.ndarray:
+        """:meth:`fits` for many jobs at once (same floats: ``max_k U_k + d`` equals
+        ``max_k (U_k + d)`` since rounding is monotone)."""
+        n = self._n[i]
+        T = self._T[i][:n]
+        k0 = int(np.searchsorted(T, start, side="right")) - 1
+        if k0 < 0:
+            raise ValueError(f"start {start} is before machine {i}'s profile ({T[0]})")
+        peak = np.maximum.accumulate(self._U[i][k0:n], axis=0)
+        k1 = np.searchsorted(T, start + lengths, side="left")
+        last = np.maximum(k1, k0 + 1) - 1 - k0
+        return np.all(peak[last] + demands <= self._cap_tol[i], axis=1)
+
     def next_breakpoint(self, t: float) -> float:
         """The first breakpoint after ``t`` on any machine (inf if none)."""
         best = np.inf
