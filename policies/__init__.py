@@ -57,6 +57,7 @@ from policies.slotted import (
     simulate,
 )
 from policies.stability import StabilityVerdict, judge_stability
+from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
 from policies.sweep import sweep
 from policies.workload import (
     BernoulliArrivals,
@@ -84,5 +85,6 @@ __all__ = [
     "MaxWeightServers", "simulate_continuous", "check_continuous_run", "JobTypes",
     "ServiceTime", "mean_maximal_point", "poisson_type_workload", "rates_for_intensity",
     "MRIS", "BFExec", "CollectAllPQ", "NonPreemptivePolicy", "NonPreemptiveResult",
-    "PriorityQueue", "Tetris", "run_nonpreemptive",
+    "PriorityQueue", "Tetris", "run_nonpreemptive", "google2011_typed_workload",
+    "trace_offered_load", "type_exponents",
 ]

@@ -29,7 +29,7 @@ Rules of :func:`google2011_typed_workload` (all visible in the code below):
   the arrival process. A request above 1 or below 0 is an error.
 - **Types.** Only the sizes that occur are types (at most ten), largest first
   (p increasing); ``JobTypes.names`` are ``"1/2^p"`` strings such as ``"1/32"``. On the
-  packaged table, p = 0, 1, 2 do not occur: seven types.
+  packaged table, p = 0 and 1 do not occur: eight types.
 - **Arrivals.** Tasks are sorted by submit time (stable: ties keep file order),
   ``max_arrivals`` keeps the first ones (PG18 kept the first 1 million), and arrival =
   (submit - first submit) in seconds times alpha = 1 / ``traffic_scaling``.
