@@ -57,8 +57,8 @@ from policies.slotted import (
     simulate,
 )
 from policies.stability import StabilityVerdict, judge_stability
-from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
 from policies.sweep import sweep
+from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
 from policies.workload import (
     BernoulliArrivals,
     DeterministicService,
