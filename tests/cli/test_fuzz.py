@@ -145,7 +145,13 @@ cluster_files = st.one_of(st.sampled_from(sorted(n for n in FILE_CONTENTS if n.s
     "cluster"))).map(_file), files)
 SCHEDULE = {
     "--policy": st.sampled_from(["fair", "srpt", "svf", "srvf", "srf", "ocorp", "ocorp-m",
-                                 "transient-svf", "ocorp-mapreduce", "bf-js", "nope"]),
+                                 "transient-svf", "ocorp-mapreduce", "bf-js", "nope",
+                                 "mris", "mris-greedy", "pq-wsjf", "tetris", "bf-exec",
+                                 "ca-pq"]),
+    "--eps": st.sampled_from(["0.1", "0", "1", "1.5", "abc"]),
+    "--sort": st.sampled_from(["wsjf", "erf", "nope"]),
+    "--gamma0": st.sampled_from(["1", "0", "-2"]),
+    "--capacity-rule": st.sampled_from(["proof", "printed", "x"]),
     "--jobs": jobs_files, "--cluster": cluster_files, "--k": number, "--memory": None,
     "--no-memory": None, "--gamma": number, "--mu": number, "--alpha": number,
     "--max-slots": st.sampled_from(["1", "5", "0", "-1", "1e9", "abc"]),
@@ -153,7 +159,7 @@ SCHEDULE = {
 OPTIMUM = {
     "--jobs": jobs_files, "--cluster": cluster_files, "--k": number,
     "--objective": st.sampled_from(["flowtime", "fractional-flowtime",
-                                    "weighted-completion", "nope"]),
+                                    "weighted-completion", "makespan", "nope"]),
     "--relax": None, "--memory": None, "--horizon": st.sampled_from(["1", "3", "50", "0"]),
     "--time-limit": st.sampled_from(["5", "0", "-1", "abc"]),
     "--max-variables": st.sampled_from(["10", "1000000", "0"]),

@@ -41,7 +41,7 @@ def test_p2_relaxation_is_at_most_the_integer_program(capsys):
 
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["--objective", "weighted-completion"], "FL24"),
+    (["--objective", "weighted-completion", "--relax"], "FL24"),
     (["--objective", "flowtime", "--relax"], "--relax"),
     (["--objective", "flowtime", "--k", "0"], "--k"),
     (["--objective", "nope"], "invalid choice"),
