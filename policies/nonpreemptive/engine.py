@@ -73,10 +73,14 @@ class ScheduleState:
                    machines: list[int] | range | None = None) -> np.ndarray:
         """(len(jobs), len(machines)) booleans: job fits machine from ``start``."""
         s = self.t if start is None else start
-        ms = range(self.M) if machines is None else machines
+        ms = list(range(self.M) if machines is None else machines)
+        if not ms:
+            return np.zeros((len(jobs), 0), dtype=bool)
         P, D = self.processing[jobs], self.demand[jobs]
-        return np.column_stack([self.profiles.fits_many(i, s, P, D) for i in ms]) \
-            if len(ms) else np.zeros((len(jobs), 0), dtype=bool)
+        pr = self.profiles
+        if not pr.planned and np.all(pr.starts(ms) == s):
+            return pr.fits_now(ms, D)
+        return np.column_stack([pr.fits_many(i, s, P, D) for i in ms])
 
     def changed_fits(self, jobs: np.ndarray) -> np.ndarray:
         """The fit matrix (jobs x all machines) now, for an online policy whose queued
@@ -118,9 +122,7 @@ class ScheduleState:
             placed[a] = True
             a += 1
             if a < jobs.size:
-                rest = jobs[a:]
-                F[a:, c] = self.profiles.fits_many(ms[c], s, self.processing[rest],
-                                                   self.demand[rest])
+                F[a:, c] = self.fit_matrix(jobs[a:], s, [ms[c]])[:, 0]
         return jobs[~placed].tolist()
 
     def free_now(self, i: int) -> np.ndarray:

@@ -31,6 +31,8 @@ class MachineProfiles:
         self._n = [1] * self.M
         for i in range(self.M):
             self._T[i][0] = start
+        #: some job was placed to start after its machine's profile start (planned ahead)
+        self.planned = False
 
     # -- queries ----------------------------------------------------------------------
 
@@ -67,6 +69,18 @@ class MachineProfiles:
         k1 = np.searchsorted(T, start + lengths, side="left")
         last = np.maximum(k1, k0 + 1) - 1 - k0
         return np.all(peak[last] + demands <= self._cap_tol[i], axis=1)
+
+    def fits_now(self, machines: list[int], demands: np.ndarray) -> np.ndarray:
+        """(jobs, machines) fits from each machine's profile start when nothing is
+        planned ahead: usage is then non-increasing in time (a later segment sums a
+        subset of an earlier one's demands, in the same order, so it is not larger in
+        floating point either) and the window's peak is the first segment's usage."""
+        U0 = np.stack([self._U[i][0] for i in machines])
+        return np.all(U0[None, :, :] + demands[:, None, :] <= self._cap_tol[machines][None],
+                      axis=2)
+
+    def starts(self, machines: list[int]) -> np.ndarray:
+        return np.array([self._T[i][0] for i in machines])
 
     def next_breakpoint(self, t: float) -> float:
         """The first breakpoint after ``t`` on any machine (inf if none)."""
@@ -112,6 +126,8 @@ class MachineProfiles:
 
     def add(self, i: int, start: float, length: float, demand: np.ndarray) -> None:
         """Hold ``demand`` on machine ``i`` during [start, start + length)."""
+        if start > self._T[i][0]:
+            self.planned = True
         k0 = self._split(i, start)
         k1 = self._split(i, start + length)
         self._U[i][k0:k1] += demand
