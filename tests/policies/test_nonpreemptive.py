@@ -241,3 +241,29 @@ def test_cli_optimum_fl24(tmp_path, capsys):
     assert main(["optimum", "--jobs", j2, "--cluster", c, "--objective",
                  "weighted-completion"]) == 2
     assert "integer release" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("rows, words", [
+    ("", "no jobs"),
+    ("a,0,0,1,0.5,0.2\n", "processing"),
+    ("a,0,1,-1,0.5,0.2\n", "weight"),
+    ("a,0,1,1,1.2,0.2\n", "fits no machine"),
+    ("a,0,1,1,-0.1,0.2\n", "demand"),
+])
+def test_cli_bad_fl24_files_exit_2(tmp_path, capsys, rows, words):
+    j, c = _files(tmp_path, "id,arrival,processing,weight,demand_0,demand_1\n" + rows,
+                  "id,capacity_0,capacity_1\nm0,1,1\n")
+    assert main(["schedule", "--policy", "mris", "--jobs", j, "--cluster", c]) == 2
+    assert words in capsys.readouterr().err
+
+
+def test_cli_wrong_dimension_and_eps(tmp_path, capsys):
+    j, c = _files(tmp_path, "id,arrival,processing,weight,demand_0\na,0,1,1,0.5\n",
+                  "id,capacity_0,capacity_1\nm0,1,1\n")
+    assert main(["schedule", "--policy", "pq-wsjf", "--jobs", j, "--cluster", c]) == 2
+    assert "same resources" in capsys.readouterr().err
+    j, c = _files(tmp_path, "id,arrival,processing,weight,demand_0\na,0,1,1,0.5\n",
+                  "id,capacity_0\nm0,1\n")
+    assert main(["schedule", "--policy", "mris", "--eps", "1.5", "--jobs", j,
+                 "--cluster", c]) == 2
+    assert "eps must lie in (0, 1)" in capsys.readouterr().err
