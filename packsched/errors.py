@@ -21,6 +21,7 @@ BUDGET_FLAGS = {
     "max_configurations": "--max-configurations",
     "max_types": "--max-types",
     "max_variables": "--max-variables",
+    "max_dp_cells": "--max-dp-cells",
 }
 
 

@@ -191,7 +191,7 @@ def _fl24(cls_name: str, **fixed: Any) -> Callable[..., Any]:
 def _fl24_policies() -> list[PolicyInfo]:
     fam = "fl24-nonpreemptive"
     mris = ("eps (0.1), sort (wsjf), gamma0 (1), capacity_rule ('proof': R M gamma_k, or "
-            "'printed': R gamma_k)")
+            "'printed': R gamma_k), max_dp_cells (CADP's budget)")
     sorts = {"svf": "smallest volume p_j u_j first", "sjf": "shortest job first",
              "sdf": "smallest total demand u_j first"}
     out = [

@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from packsched.arguments import budgets, real
+from packsched.arguments import budgets, integer, real
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
 #: flags of this family (refused for the XLL21 policies) and of XLL21 (refused here)
-FL24_FLAGS = ("eps", "sort", "gamma0", "capacity_rule")
+FL24_FLAGS = ("eps", "sort", "gamma0", "capacity_rule", "max_dp_cells")
 XLL21_FLAGS = ("memory", "gamma", "mu", "alpha", "max_slots")
 
 
@@ -27,6 +27,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--capacity-rule", choices=["proof", "printed"],
                    help="mris: knapsack capacity R M gamma_k (proof, default) or R gamma_k "
                         "(as printed in Algorithm 1)")
+    g.add_argument("--max-dp-cells", type=integer(1), metavar="N",
+                   help="mris: budget of CADP's table cells per interval (default 5e9); "
+                        "mris-split needs no table")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -23,6 +23,7 @@ import numpy as np
 
 from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState, list_schedule
 from policies.nonpreemptive.priority import SORTS, ordered, sort_key
+from theory.budgets import BudgetExceeded
 
 __all__ = ["MRIS", "KNAPSACKS", "CAPACITY_RULES"]
 
@@ -37,7 +38,8 @@ class MRIS(NonPreemptivePolicy):
     paper's unit: Thm. 6.8 assumes p_j >= gamma_0)."""
 
     def __init__(self, *, eps: float = 0.1, knapsack: str = "cadp", sort: str = "wsjf",
-                 gamma0: float = 1.0, capacity_rule: str = "proof", name: str = "mris"):
+                 gamma0: float = 1.0, capacity_rule: str = "proof",
+                 max_dp_cells: int | None = None, name: str = "mris"):
         if isinstance(eps, bool) or not isinstance(eps, int | float) or not 0 < eps < 1:
             raise ValueError(f"eps must lie in (0, 1), got {eps!r}")
         if knapsack not in KNAPSACKS:
@@ -51,12 +53,17 @@ class MRIS(NonPreemptivePolicy):
         if isinstance(gamma0, bool) or not isinstance(gamma0, int | float) or not (
                 math.isfinite(gamma0) and gamma0 > 0):
             raise ValueError(f"gamma0 must be a positive number, got {gamma0!r}")
+        if max_dp_cells is not None and (isinstance(max_dp_cells, bool) or not isinstance(
+                max_dp_cells, int) or max_dp_cells < 1):
+            raise ValueError(f"max_dp_cells must be a positive integer, got {max_dp_cells!r}")
+        self.max_dp_cells = max_dp_cells
         self.eps, self.knapsack, self.sort = float(eps), knapsack, sort
         self.gamma0, self.capacity_rule, self.name = float(gamma0), capacity_rule, name
 
     def parameters(self) -> dict[str, Any]:
         return {"eps": self.eps, "knapsack": self.knapsack, "sort": self.sort,
-                "gamma0": self.gamma0, "capacity_rule": self.capacity_rule}
+                "gamma0": self.gamma0, "capacity_rule": self.capacity_rule,
+                "max_dp_cells": self.max_dp_cells}
 
     def reset(self, state: ScheduleState) -> None:
         cap = state.machines.capacity
@@ -83,8 +90,17 @@ class MRIS(NonPreemptivePolicy):
             return
         zeta = state.R * gamma * (state.M if self.capacity_rule == "proof" else 1)
         t0 = time.perf_counter()
-        ks = solve_volume_knapsack(state.weight[J], state.volume[J], zeta,
-                                   method=self.knapsack, eps=self.eps)
+        extra: dict[str, Any] = ({} if self.max_dp_cells is None
+                                 else {"max_dp_cells": self.max_dp_cells})
+        try:
+            ks = solve_volume_knapsack(state.weight[J], state.volume[J], zeta,
+                                       method=self.knapsack, eps=self.eps, **extra)
+        except BudgetExceeded as e:
+            raise BudgetExceeded(
+                f"{self.name} at gamma_{round(math.log2(gamma / self.gamma0))} = {gamma:g}: "
+                f"{e.what}", e.need,
+                e.budget, "max_dp_cells", "or use knapsack='split' (mris-split): the same "
+                "guarantee, weight >= OPT within (1 + eps) zeta, in O(n log n)") from None
         B = J[ks.selected]
         t1 = time.perf_counter()
         list_schedule(state, ordered(self._key, B.tolist()), gamma)

@@ -267,3 +267,17 @@ def test_cli_wrong_dimension_and_eps(tmp_path, capsys):
     assert main(["schedule", "--policy", "mris", "--eps", "1.5", "--jobs", j,
                  "--cluster", c]) == 2
     assert "eps must lie in (0, 1)" in capsys.readouterr().err
+
+
+def test_mris_cadp_budget_names_the_way_out(tmp_path, capsys):
+    """Literal CADP is O(n^2/eps) per interval: above its budget MRIS refuses, naming the
+    budget and mris-split (same guarantee); the CLI names --max-dp-cells, exit 2."""
+    jobs, mach = _random(5, n=60)
+    with pytest.raises(ValueError, match="mris-split"):
+        run_nonpreemptive(P.make_policy("mris", max_dp_cells=10), jobs, mach)
+    assert run_nonpreemptive(P.make_policy("mris-split"), jobs, mach).invariants_ok
+    j, c = _files(tmp_path, "id,arrival,processing,weight,demand_0\n"
+                  + "".join(f"j{i},0,1,1,0.3\n" for i in range(30)), "id,capacity_0\nm,1\n")
+    assert main(["schedule", "--policy", "mris", "--max-dp-cells", "5", "--jobs", j,
+                 "--cluster", c]) == 2
+    assert "--max-dp-cells" in capsys.readouterr().err
