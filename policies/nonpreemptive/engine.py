@@ -205,15 +205,32 @@ def list_schedule(state: ScheduleState, order: list[int] | np.ndarray, start: fl
             machines = state.profiles.changes_at(t)
 
 
+ENGINES = ("auto", "python", "compiled")
+
+
 def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machines, *,
-                      check: bool = True, k: float = 2.0) -> NonPreemptiveResult:
-    """Run ``policy`` on a finite job set until every job is placed (FL24 Sec. 3)."""
+                      check: bool = True, k: float = 2.0,
+                      engine: str = "auto") -> NonPreemptiveResult:
+    """Run ``policy`` on a finite job set until every job is placed (FL24 Sec. 3).
+
+    ``engine``: ``"auto"`` runs online PRIORITY-QUEUE on the compiled loop
+    (:mod:`policies.nonpreemptive._kernel`, the same schedule) and everything else
+    here; ``"python"`` always here; ``"compiled"`` refuses other policies."""
     if not isinstance(policy, NonPreemptivePolicy):
         raise TypeError(f"policy must be a NonPreemptivePolicy (policies.make_policy("
                         f"'mris'), ...), got {type(policy).__name__}")
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     check_instance(jobs, machines)
     t0 = time.perf_counter()
     st = ScheduleState(jobs, machines)
+    from policies.nonpreemptive.priority import PriorityQueue
+
+    if engine != "python" and type(policy) is PriorityQueue:
+        return _compiled_pq(policy, st, t0, check, k)
+    if engine == "compiled":
+        raise ValueError(f"the compiled engine runs online PRIORITY-QUEUE (pq-*) only, not "
+                         f"{policy.name}")
     order = np.lexsort((np.arange(jobs.n), jobs.arrival))
     policy.reset(st)
     nxt = 0  # next job to release, in ``order``
@@ -238,11 +255,37 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
             st.freed_now.append(heapq.heappop(st._completions)[1])
         st.profiles.prune(t)
         policy.decide(st)
+    return _result(policy, st, t0, check, k, st.start, st.machine, st.decided, "python")
+
+
+def _compiled_pq(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bool,
+                 k: float) -> NonPreemptiveResult:
+    from policies.nonpreemptive._kernel import pq_online
+    from theory.numbers import FEASIBILITY_RTOL
+
+    policy.reset(st)
+    key = policy._key  # type: ignore[attr-defined]
+    n = st.N
+    by_key = np.lexsort((np.arange(n), key))
+    rank = np.empty(n, dtype=np.int64)
+    rank[by_key] = np.arange(n)
+    release = np.lexsort((np.arange(n), st.arrival)).astype(np.int64)
+    cap_tol = st.machines.capacity * (1.0 + FEASIBILITY_RTOL)
+    start, machine, status = pq_online(release, st.arrival, st.processing,
+                                       np.ascontiguousarray(st.demand), rank, cap_tol)
+    if status != 0:
+        raise RuntimeError(f"{policy.name} stalled: some job was never placed")
+    return _result(policy, st, t0, check, k, start, machine, start.copy(), "compiled")
+
+
+def _result(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bool, k: float,
+            start: np.ndarray, machine: np.ndarray, decided: np.ndarray,
+            engine: str) -> NonPreemptiveResult:
     res = NonPreemptiveResult(
-        policy=policy.name, jobs=jobs, machines=machines, start=st.start,
-        machine=st.machine, decided=st.decided, k=float(k),
+        policy=policy.name, jobs=st.jobs, machines=st.machines, start=start,
+        machine=machine, decided=decided, k=float(k),
         seconds=time.perf_counter() - t0,
-        params=policy.parameters(), extra=policy.extra())
+        params={**policy.parameters(), "engine": engine}, extra=policy.extra())
     if check:
         from policies.invariants import check_nonpreemptive_run
 

@@ -281,3 +281,35 @@ def test_mris_cadp_budget_names_the_way_out(tmp_path, capsys):
     assert main(["schedule", "--policy", "mris", "--max-dp-cells", "5", "--jobs", j,
                  "--cluster", c]) == 2
     assert "--max-dp-cells" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sort", ["wsjf", "erf", "svf", "wsdf"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_compiled_pq_gives_the_same_schedule(sort, seed):
+    """The numba loop of online PQ against the Python engine: equal starts and machines
+    (integer times: many ties between releases and completions)."""
+    rng = np.random.default_rng(seed)
+    n = 400
+    jobs = JobSet(arrival=np.sort(rng.integers(0, 60, n)).astype(float),
+                  processing=rng.integers(1, 6, n).astype(float),
+                  demand=np.round(rng.uniform(0.02, 0.7, (n, 3)), 2),
+                  weight=rng.integers(1, 4, n).astype(float))
+    mach = Machines(np.ones((3, 3)))
+    ref = run_nonpreemptive(P.make_policy(f"pq-{sort}"), jobs, mach, engine="python")
+    fast = run_nonpreemptive(P.make_policy(f"pq-{sort}"), jobs, mach, engine="compiled")
+    assert np.array_equal(ref.start, fast.start) and np.array_equal(ref.machine, fast.machine)
+    assert fast.invariants_ok and fast.params["engine"] == "compiled"
+    other = run_nonpreemptive(P.make_policy("pq-erf" if sort != "erf" else "pq-wsjf"), jobs,
+                              mach, engine="compiled")
+    assert not np.array_equal(other.start, fast.start)  # the comparison can fail
+
+
+def test_engine_choice():
+    jobs, mach = _random(7, n=30)
+    assert run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, mach).params["engine"] == \
+        "compiled"
+    assert run_nonpreemptive(P.make_policy("tetris"), jobs, mach).params["engine"] == "python"
+    with pytest.raises(ValueError, match="compiled engine runs online PRIORITY-QUEUE"):
+        run_nonpreemptive(P.make_policy("mris"), jobs, mach, engine="compiled")
+    with pytest.raises(ValueError, match="engine must be one of"):
+        run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, mach, engine="numba")
