@@ -202,7 +202,8 @@ def _fl24_policies() -> list[PolicyInfo]:
                    "FL24 Remark 1, Sec. 7.4", mris, _fl24("MRIS", knapsack="greedy",
                                                           name="mris-greedy"), fam),
         PolicyInfo("mris-split", "MRIS with a large/small split knapsack, CADP's guarantee "
-                   "in O(n log n) when M >= 2/eps", "FL24 Sec. 5.1 (any constraint "
+                   "in O(n log n) when M >= 2/eps (then the same as mris-greedy)",
+                   "FL24 Sec. 5.1 (any constraint "
                    "approximation)", mris, _fl24("MRIS", knapsack="split",
                                                   name="mris-split"), fam),
     ]

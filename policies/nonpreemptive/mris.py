@@ -105,11 +105,14 @@ class MRIS(NonPreemptivePolicy):
         t1 = time.perf_counter()
         list_schedule(state, ordered(self._key, B.tolist()), gamma)
         self.iterations.append({
-            "k": len(self.iterations), "gamma": gamma, "candidates": int(J.size),
+            "k": round(math.log2(gamma / self.gamma0)), "gamma": gamma,
+            "candidates": int(J.size),
             "selected": int(B.size), "zeta": zeta, "volume": float(ks.volume),
             "weight": float(ks.weight), "knapsack_seconds": t1 - t0,
             "pq_seconds": time.perf_counter() - t1,
             "end": float(np.max(state.start[B] + state.processing[B])) if B.size else gamma})
 
     def extra(self) -> dict[str, Any]:
+        """``iterations``: one record per gamma_k with candidates (k as in gamma_k =
+        gamma_0 2^k; intervals with no candidate are not listed)."""
         return {"iterations": self.iterations}
