@@ -1,4 +1,4 @@
-"""numba event loop of online PRIORITY-QUEUE (FL24 Sec. 4) on identical-rule machines.
+"""numba event loop of online PRIORITY-QUEUE (FL24 Sec. 4) on M machines.
 
 A mirror of :func:`policies.nonpreemptive.engine.run_nonpreemptive` with
 :class:`~policies.nonpreemptive.priority.PriorityQueue` as the policy, giving the same
