@@ -22,6 +22,7 @@ BUDGET_FLAGS = {
     "max_types": "--max-types",
     "max_variables": "--max-variables",
     "max_dp_cells": "--max-dp-cells",
+    "max_ticks": "--max-ticks",
 }
 
 

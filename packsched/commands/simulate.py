@@ -141,7 +141,7 @@ def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str,
 
 
 PG18_ONLY = ("rates", "time", "clock_rates", "epsilon", "f", "b", "stop_fraction", "service",
-             "scv", "pareto_alpha", "samples", "engine")
+             "scv", "pareto_alpha", "samples", "engine", "max_ticks")
 
 
 def _slotted_flags(args: argparse.Namespace) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from packsched.arguments import split_list
+from packsched.arguments import real, split_list
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
@@ -36,6 +36,8 @@ def add_arguments(sm: argparse.ArgumentParser) -> None:
     g.add_argument("--scv", help="hyperexponential: squared coefficient of variation > 1")
     g.add_argument("--pareto-alpha", help="pareto: shape alpha > 1")
     g.add_argument("--samples", help="queue samples judged for stability (default 4000)")
+    g.add_argument("--max-ticks", metavar="N", type=real(1),
+                   help="refuse a run expecting more clock ticks (rate x time; default 1e9)")
     g.add_argument("--engine", choices=["auto", "python", "compiled"],
                    help="auto (default): compiled for RMS and Best-Fit (the same trajectory "
                         "as the plain-Python reference), python otherwise")
@@ -134,7 +136,9 @@ def run(args: argparse.Namespace) -> int:
     with stdout_to_stderr(args.json):
         res = P.simulate_continuous(policy, w, cluster, types, warmup=args.warmup,
                                     seed=args.seed, samples=samples,
-                                    engine=args.engine or "auto")
+                                    engine=args.engine or "auto",
+                                    **({} if args.max_ticks is None else
+                                       {"max_ticks": args.max_ticks}))
     out = res.summary()
     out["input"] = {"sizes": sizes, "servers": args.servers, "capacity": _capacity(
         args.capacity), "rates": list(rates), "mean_service": [x.mean for x in laws],

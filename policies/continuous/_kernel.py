@@ -104,6 +104,51 @@ def _fits(load, cap_tol, sizes, server, j):
 
 
 @njit(cache=True)
+def _release(rec, t, srv, j, dummy, sizes, load, total_load, count, on_server, live, free,
+             n_free, r_row, r_dstart, d_prev, d_next, d_top, d_count, dummies, dummy_load,
+             dummy_total, dlog, n_log):
+    """A job (``dummy``: a dummy, taken off its queue's stack and logged) leaves server
+    ``srv`` at ``t``: the same float operations, in the same order, as
+    ``ContinuousState.pop_departure`` / ``replace_dummy``."""
+    if dummy:
+        rw = r_row[rec]
+        pv = d_prev[rec]
+        nx = d_next[rec]
+        if pv >= 0:
+            d_next[pv] = nx
+        if nx >= 0:
+            d_prev[nx] = pv
+        else:
+            d_top[rw, j] = pv
+        d_count[rw, j] -= 1
+        dummies[srv, j] -= 1
+        dummy_total -= 1
+        for r in range(sizes.shape[1]):
+            dummy_load[r] -= sizes[j, r]
+        if dummy_total == 0:
+            dummy_load[:] = 0.0
+        if n_log == dlog.shape[0]:
+            grown = np.zeros((2 * n_log, 4))
+            grown[:n_log] = dlog
+            dlog = grown
+        dlog[n_log, 0] = r_dstart[rec]
+        dlog[n_log, 1] = t
+        dlog[n_log, 2] = srv
+        dlog[n_log, 3] = j
+        n_log += 1
+    for r in range(sizes.shape[1]):
+        load[srv, r] -= sizes[j, r]
+        total_load[r] -= sizes[j, r]
+    count[srv, j] -= 1
+    on_server[srv] -= 1
+    if on_server[srv] == 0:
+        load[srv, :] = 0.0
+    live[rec] = False
+    free[n_free] = rec
+    return n_free + 1, dummy_total, dlog, n_log
+
+
+@njit(cache=True)
 def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, law_mean,
                law_par, T, w0, samples, rows, kind, cum_rates, total_rate, f_code, b,
                floor, fixed_weights, has_fixed, sampling, adaptive, replace_dummies,
@@ -215,45 +260,12 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             j = r_type[rec]
             job = r_job[rec]
             row = srv if rows > 1 else 0
-            if job < 0:
-                # off the dummy stack of its queue, then end it
-                rw = r_row[rec]
-                pv = d_prev[rec]
-                nx = d_next[rec]
-                if pv >= 0:
-                    d_next[pv] = nx
-                if nx >= 0:
-                    d_prev[nx] = pv
-                else:
-                    d_top[rw, j] = pv
-                d_count[rw, j] -= 1
-                dummies[srv, j] -= 1
-                dummy_total -= 1
-                for r in range(n_res):
-                    dummy_load[r] -= sizes[j, r]
-                if dummy_total == 0:
-                    dummy_load[:] = 0.0
-                if n_log == dlog.shape[0]:
-                    grown = np.zeros((2 * n_log, 4))
-                    grown[:n_log] = dlog
-                    dlog = grown
-                dlog[n_log, 0] = r_dstart[rec]
-                dlog[n_log, 1] = t
-                dlog[n_log, 2] = srv
-                dlog[n_log, 3] = j
-                n_log += 1
-            else:
+            if job >= 0:
                 finish[job] = t
-            for r in range(n_res):
-                load[srv, r] -= sizes[j, r]
-                total_load[r] -= sizes[j, r]
-            count[srv, j] -= 1
-            on_server[srv] -= 1
-            if on_server[srv] == 0:
-                load[srv, :] = 0.0
-            live[rec] = False
-            free[n_free] = rec
-            n_free += 1
+            n_free, dummy_total, dlog, n_log = _release(
+                rec, t, srv, j, job < 0, sizes, load, total_load, count, on_server, live,
+                free, n_free, r_row, r_dstart, d_prev, d_next, d_top, d_count, dummies,
+                dummy_load, dummy_total, dlog, n_log)
             # the policy's departure step
             if kind == KIND_RMS:
                 if has_fixed:
@@ -391,36 +403,10 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             j = p_type
             srv = r_server[rec]
             heap_size = _heap_remove(heap, pos, heap_size, rec, r_time, r_seq)
-            pv = d_prev[rec]
-            d_top[p_row, j] = pv
-            if pv >= 0:
-                d_next[pv] = -1
-            d_count[p_row, j] -= 1
-            dummies[srv, j] -= 1
-            dummy_total -= 1
-            for r in range(n_res):
-                dummy_load[r] -= sizes[j, r]
-            if dummy_total == 0:
-                dummy_load[:] = 0.0
-            if n_log == dlog.shape[0]:
-                grown = np.zeros((2 * n_log, 4))
-                grown[:n_log] = dlog
-                dlog = grown
-            dlog[n_log, 0] = r_dstart[rec]
-            dlog[n_log, 1] = t
-            dlog[n_log, 2] = srv
-            dlog[n_log, 3] = j
-            n_log += 1
-            for r in range(n_res):
-                load[srv, r] -= sizes[j, r]
-                total_load[r] -= sizes[j, r]
-            count[srv, j] -= 1
-            on_server[srv] -= 1
-            if on_server[srv] == 0:
-                load[srv, :] = 0.0
-            live[rec] = False
-            free[n_free] = rec
-            n_free += 1
+            n_free, dummy_total, dlog, n_log = _release(
+                rec, t, srv, j, True, sizes, load, total_load, count, on_server, live,
+                free, n_free, r_row, r_dstart, d_prev, d_next, d_top, d_count, dummies,
+                dummy_load, dummy_total, dlog, n_log)
             mode = 2
             p_server = srv
 

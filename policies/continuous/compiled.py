@@ -19,8 +19,10 @@ from policies.continuous import _kernel as K
 from policies.continuous.bestfit import BestFit
 from policies.continuous.engine import (
     DEFAULT_SAMPLES,
+    MAX_TICKS,
     _check_inputs,
     build_result,
+    clock_rate_checked,
     scheduling_rng,
 )
 from policies.continuous.policy import ContinuousPolicy
@@ -66,6 +68,7 @@ def simulate_compiled(
     seed: int | np.random.Generator | None = 0,
     samples: int = DEFAULT_SAMPLES,
     check: bool = True,
+    max_ticks: float = MAX_TICKS,
 ) -> ContinuousResult:
     """:func:`policies.continuous.simulate_continuous` for RMS and Best-Fit in numba
     (same arguments, same result; see :mod:`policies.continuous._kernel`)."""
@@ -85,7 +88,7 @@ def simulate_compiled(
     empty = ContinuousState(types, cluster, jt[:0], service[:0], arrival[:0],
                             distributed=policy.distributed, rng=rng)
     policy.bind(empty)
-    rate = float(policy.clock_rate(empty))
+    rate = clock_rate_checked(policy, empty, T, max_ticks)
     code, mean, par = types.law_arrays()
     if isinstance(policy, RMS):
         fixed = policy.fixed_weights is not None

@@ -23,14 +23,31 @@ from policies.continuous.state import ContinuousState
 from policies.invariants import check_continuous_run
 from policies.job_types import JobTypes
 from policies.workload import Workload
+from theory.budgets import check_budget
+from theory.progress import Progress
 
 __all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
-           "ENGINES"]
+           "ENGINES", "MAX_TICKS", "clock_rate_checked"]
 
 #: samples of the queue series per run (the stability detector judges them)
 DEFAULT_SAMPLES = 4000
 #: the engines :func:`simulate_continuous` can use
 ENGINES = ("auto", "python", "compiled")
+#: clock ticks a run may expect before it is refused (about 3 minutes compiled)
+MAX_TICKS = 1_000_000_000
+
+
+def clock_rate_checked(policy: ContinuousPolicy, state: ContinuousState, horizon: float,
+                       max_ticks: float) -> float:
+    """The policy's total clock rate, refused when not finite and non-negative or when
+    rate x horizon expected ticks exceed ``max_ticks`` (before the run starts)."""
+    rate = float(policy.clock_rate(state))
+    if not (math.isfinite(rate) and rate >= 0):
+        raise ValueError(f"the clock rate must be finite and non-negative, got {rate!r}")
+    check_budget(rate * horizon, max_ticks, what=f"{policy.name} with clocks of total rate "
+                 f"{rate:g} over time {horizon:g}", option="max_ticks", unit="clock ticks",
+                 hint="or lower the clock rates or the time")
+    return rate
 
 
 def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
@@ -91,6 +108,7 @@ def simulate_continuous(
     samples: int = DEFAULT_SAMPLES,
     check: bool = True,
     engine: str = "auto",
+    max_ticks: float = MAX_TICKS,
 ) -> ContinuousResult:
     """Run ``policy`` on ``workload`` (PG18 Sec. II model) until ``horizon``.
 
@@ -102,7 +120,8 @@ def simulate_continuous(
     runs RMS and Best-Fit on the compiled engine
     (:func:`policies.continuous.compiled.simulate_compiled`, the same trajectory) and
     everything else here; ``"python"`` always here; ``"compiled"`` refuses a policy the
-    compiled engine cannot run.
+    compiled engine cannot run. ``max_ticks``: a run expecting more clock ticks is
+    refused before it starts (:class:`theory.budgets.BudgetExceeded`).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
@@ -111,7 +130,8 @@ def simulate_continuous(
 
         if engine == "compiled" or supports_compiled(policy):
             return simulate_compiled(policy, workload, cluster, types, horizon=horizon,
-                                     warmup=warmup, seed=seed, samples=samples, check=check)
+                                     warmup=warmup, seed=seed, samples=samples, check=check,
+                                     max_ticks=max_ticks)
     T, w0 = _check_inputs(policy, workload, cluster, types, horizon, warmup, samples)
     t0 = time.perf_counter()
     n = int(np.searchsorted(workload.arrival, T, side="left"))
@@ -121,9 +141,7 @@ def simulate_continuous(
     st = ContinuousState(types, cluster, jt, workload.service[:n], arrival,
                          distributed=policy.distributed, rng=rng)
     policy.bind(st)
-    rate = float(policy.clock_rate(st))
-    if not (math.isfinite(rate) and rate >= 0):
-        raise ValueError(f"the clock rate must be finite and non-negative, got {rate!r}")
+    rate = clock_rate_checked(policy, st, T, max_ticks)
     dt = T / samples
     grid = np.arange(samples) * dt
     q_samples = np.zeros((samples, st.J), dtype=np.int64)
@@ -144,7 +162,10 @@ def simulate_continuous(
             q_samples[k] = st.queue_total
             k += 1
 
+    progress = Progress(f"simulate {policy.name}", T, unit="time")
     while True:
+        if events % 4096 == 0:
+            progress.update(st.t)
         td = st.next_departure()
         ta = arrival[i] if i < n else math.inf
         t = min(td, ta, next_tick)
@@ -167,6 +188,7 @@ def simulate_continuous(
             policy.on_tick(st)
             next_tick = t + (-math.log1p(-rng.random()) / rate)
     advance(T)
+    progress.update(T)
     open_dummies = [(start, T, srv, j) for rec, start in st._dummy_start.items()
                     for (srv, j, _job) in [st._records[rec]]]
     dummy_log = np.array(st.dummy_log + open_dummies, dtype=np.float64).reshape(-1, 4)

@@ -22,6 +22,7 @@ import numpy as np
 from policies.nonpreemptive.profile import MachineProfiles
 from policies.nonpreemptive.result import NonPreemptiveResult
 from theory.job_sets import JobSet, Machines, check_fits
+from theory.progress import Progress
 
 __all__ = ["NonPreemptivePolicy", "ScheduleState", "run_nonpreemptive", "list_schedule",
            "check_instance"]
@@ -235,7 +236,9 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
     policy.reset(st)
     nxt = 0  # next job to release, in ``order``
     st.t = -math.inf
+    progress = Progress(f"schedule {policy.name}", jobs.n, unit="jobs placed")
     while st.placed < jobs.n:
+        progress.update(st.placed)
         wake = policy.next_wakeup(st)
         t_arr = float(jobs.arrival[order[nxt]]) if nxt < jobs.n else math.inf
         t_done = st._completions[0][0] if st._completions else math.inf

@@ -319,3 +319,14 @@ def test_lemma1_simulation_check_rejects_a_wrong_simulator() -> None:
                             recorder=Swapped)
     assert D.chi_square_lemma1(good, law)[1] > 1e-3
     assert D.chi_square_lemma1(bad, law)[1] < 1e-6
+
+
+def test_cli_clock_ticks_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    """Clock rates that would tick 10^14 times are refused before the run, naming
+    --max-ticks; a non-positive --max-ticks is a usage error."""
+    args = ["simulate", "--policy", "rms", "--sizes", "2,5", "--capacity", "10",
+            "--servers", "10", "--rates", "20.8,10.4", "--time", "100"]
+    assert main([*args, "--clock-rates", "1e12"]) == 2
+    assert "--max-ticks" in capsys.readouterr().err
+    assert main([*args, "--max-ticks", "-3"]) == 2
+    assert "--max-ticks" in capsys.readouterr().err
