@@ -17,7 +17,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["pq_online"]
+from policies.nonpreemptive._timeline import add, successor, value_at, window_max
+
+__all__ = ["pq_online", "list_schedule_kernel"]
 
 
 @njit(cache=True)
@@ -204,3 +206,167 @@ def pq_online(release_order, arrival, processing, demand, rank, cap_tol):
         for w in range(nw):
             new[job_at[waiting[w]]] = False
     return start, machine, 0
+
+
+# ---------------------------------------------------------------- list scheduling
+
+
+@njit(cache=True)
+def _leaf_fits(i, t, p, dj, nbi, u, root, cap_tol, key, val, mx, lz, left, right, acc,
+               acc2, w):
+    """Does demand ``dj`` fit machine ``i`` on [t, t + p)? ``u``: usage(t); ``nbi``: the
+    machine's next breakpoint after t."""
+    R = dj.shape[0]
+    e = t + p
+    if e <= nbi:  # the window lies in the segment of t
+        for r in range(R):
+            if not u[r] + dj[r] <= cap_tol[i, r]:
+                return False
+        return True
+    window_max(root[i], t, e, key, val, mx, lz, left, right, acc, acc2, w)
+    for r in range(R):
+        if not w[r] + dj[r] <= cap_tol[i, r]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _first_fit(i, t, pos_from, size, pmin, dmin, u, nbi, planned_after, root, cap_tol,
+               key, val, mx, lz, left, right, acc, acc2, w, stack):
+    """The first position >= ``pos_from`` of the pending tree whose job fits machine
+    ``i`` from ``t`` (-1 if none). A subtree is skipped when its componentwise smallest
+    demand does not fit usage(t), or (with jobs planned to start after t on ``i``) the
+    peak over its shortest job's window: every job in it then fails too."""
+    R = u.shape[0]
+    sp = 0
+    stack[0, 0] = 1
+    stack[0, 1] = 0
+    stack[0, 2] = size
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        v = stack[sp, 0]
+        lo = stack[sp, 1]
+        wd = stack[sp, 2]
+        if lo + wd <= pos_from or pmin[v] == np.inf:
+            continue
+        ok = True
+        for r in range(R):
+            if not u[r] + dmin[v, r] <= cap_tol[i, r]:
+                ok = False
+                break
+        if not ok:
+            continue
+        if wd == 1:
+            if _leaf_fits(i, t, pmin[v], dmin[v], nbi, u, root, cap_tol, key, val, mx, lz,
+                          left, right, acc, acc2, w):
+                return lo
+            continue
+        if planned_after and t + pmin[v] > nbi:
+            if not _leaf_fits(i, t, pmin[v], dmin[v], nbi, u, root, cap_tol, key, val, mx,
+                              lz, left, right, acc, acc2, w):
+                continue
+        h = wd >> 1
+        stack[sp, 0] = 2 * v + 1
+        stack[sp, 1] = lo + h
+        stack[sp, 2] = h
+        stack[sp + 1, 0] = 2 * v
+        stack[sp + 1, 1] = lo
+        stack[sp + 1, 2] = h
+        sp += 2
+    return -1
+
+
+@njit(cache=True)
+def list_schedule_kernel(order, t0, processing, demand, cap_tol, start, machine,
+                         last_start, key, val, mx, lz, left, right, prio, root, count, path,
+                         scratch):
+    """PRIORITY-QUEUE list scheduling (FL24 Sec. 5.2) of ``order`` from ``t0`` on the
+    treap timeline: the same schedule as
+    :meth:`policies.nonpreemptive.engine.ScheduleState.list_schedule`.
+
+    At ``t0`` every machine, then at each next breakpoint of the profiles the machines
+    with a breakpoint there, in index order, take the pending jobs that fit them from
+    now for their whole duration, in list order (machine by machine this places the same
+    jobs as the Python engine's job-by-job scan: a job goes to the lowest-index machine
+    it fits, and what fits a machine depends only on the jobs placed there before it).
+    The first fitting job is found by descending a segment tree over the list holding
+    the smallest remaining processing time and demands. Returns 0, or 1 if some job
+    fits no machine even when every profile is past its last breakpoint."""
+    m = order.shape[0]
+    N, R = demand.shape
+    M = root.shape[0]
+    size = 1
+    while size < m:
+        size *= 2
+    pmin = np.full(2 * size, np.inf)
+    dmin = np.full((2 * size, R), np.inf)
+    for q in range(m):
+        j = order[q]
+        pmin[size + q] = processing[j]
+        for r in range(R):
+            dmin[size + q, r] = demand[j, r]
+    for v in range(size - 1, 0, -1):
+        pmin[v] = min(pmin[2 * v], pmin[2 * v + 1])
+        for r in range(R):
+            dmin[v, r] = min(dmin[2 * v, r], dmin[2 * v + 1, r])
+    u = scratch[0]
+    w = scratch[1]
+    acc = scratch[2]
+    acc2 = scratch[3]
+    stack = np.zeros((128, 3), np.int64)
+    nb = np.empty(M)
+    changed = np.ones(M, np.bool_)
+    t = t0
+    for i in range(M):
+        nb[i] = successor(root[i], t, key, left, right)
+    pending = m
+    while pending > 0:
+        for i in range(M):
+            if not changed[i]:
+                continue
+            value_at(root[i], t, key, val, lz, left, right, acc, u)
+            pos = 0
+            while pending > 0:
+                q = _first_fit(i, t, pos, size, pmin, dmin, u, nb[i], last_start[i] > t,
+                               root, cap_tol, key, val, mx, lz, left, right, acc, acc2, w,
+                               stack)
+                if q < 0:
+                    break
+                j = order[q]
+                e = t + processing[j]
+                add(i, t, e, demand[j], key, val, mx, lz, left, right, prio, root, count,
+                    path, acc)
+                start[j] = t
+                machine[j] = i
+                if t > last_start[i]:
+                    last_start[i] = t
+                if t < e < nb[i]:
+                    nb[i] = e
+                v = size + q
+                pmin[v] = np.inf
+                for r in range(R):
+                    dmin[v, r] = np.inf
+                v >>= 1
+                while v >= 1:
+                    pmin[v] = min(pmin[2 * v], pmin[2 * v + 1])
+                    for r in range(R):
+                        dmin[v, r] = min(dmin[2 * v, r], dmin[2 * v + 1, r])
+                    v >>= 1
+                pending -= 1
+                pos = q + 1
+                value_at(root[i], t, key, val, lz, left, right, acc, u)
+        if pending == 0:
+            break
+        tn = np.inf
+        for i in range(M):
+            if nb[i] < tn:
+                tn = nb[i]
+        if tn == np.inf:
+            return 1
+        t = tn
+        for i in range(M):
+            changed[i] = nb[i] == t
+            if changed[i]:
+                nb[i] = successor(root[i], t, key, left, right)
+    return 0

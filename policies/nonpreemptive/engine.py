@@ -62,6 +62,10 @@ class ScheduleState:
         s = self.t if start is None else start
         return self.profiles.fits(i, s, float(self.processing[j]), self.demand[j])
 
+    def usage_at(self, i: int, t: float) -> np.ndarray:
+        """Machine ``i``'s usage at time ``t`` (past and planned jobs)."""
+        return self.profiles.usage_at(i, t)
+
     def first_fit(self, j: int, start: float | None = None,
                   machines: list[int] | range | None = None) -> int:
         """The lowest-index machine job ``j`` fits from ``start`` (default now), or -1."""
@@ -126,9 +130,30 @@ class ScheduleState:
                 F[a:, c] = self.fit_matrix(jobs[a:], s, [ms[c]])[:, 0]
         return jobs[~placed].tolist()
 
+    def list_schedule(self, order: list[int] | np.ndarray, start: float) -> None:
+        """PRIORITY-QUEUE as FL24 Sec. 5.2 uses it (offline, every listed job available):
+        at ``start`` and then at every breakpoint of the profiles, scan the list in order
+        and place each job that fits some machine there for its whole duration
+        (lowest-index machine first), until the list is empty. Jobs may start in the gaps
+        of earlier plans (backfilling). Only machines with a breakpoint at a time can take
+        a job that did not fit before (usage on a window only changes when its left end
+        crosses one)."""
+        pending = [int(j) for j in order]
+        t = float(start)
+        machines: list[int] | None = None  # all at the first time
+        while pending:
+            pending = self.place_in_order(pending, t, machines)
+            if pending:
+                t_next = self.profiles.next_breakpoint(t)
+                if not math.isfinite(t_next):
+                    raise RuntimeError(f"list scheduling stalled at {t}: job {pending[0]} "
+                                       f"fits no machine even when empty")
+                t = t_next
+                machines = self.profiles.changes_at(t)
+
     def free_now(self, i: int) -> np.ndarray:
         """Machine ``i``'s free resources at the current time."""
-        return self.machines.capacity[i] - self.profiles.usage_at(i, self.t)
+        return self.machines.capacity[i] - self.usage_at(i, self.t)
 
     def place(self, j: int, i: int, start: float | None = None) -> None:
         """Start job ``j`` on machine ``i`` at ``start`` >= now (default now)."""
@@ -138,7 +163,7 @@ class ScheduleState:
         if s < self.t or s < self.arrival[j]:
             raise RuntimeError(f"policy error: job {j} placed at {s} before now ({self.t}) "
                                f"or its release ({self.arrival[j]})")
-        if not self.profiles.fits(i, s, float(self.processing[j]), self.demand[j]):
+        if not self.fits(j, i, s):
             raise RuntimeError(f"policy error: job {j} does not fit machine {i} at {s}")
         self.profiles.add(i, s, float(self.processing[j]), self.demand[j])
         self.start[j], self.machine[j], self.decided[j] = s, i, self.t
@@ -152,6 +177,11 @@ class NonPreemptivePolicy:
 
     #: registry name
     name: str = "custom"
+    #: ``decide`` acts only at the times ``next_wakeup`` names, and only through
+    #: :meth:`ScheduleState.list_schedule` (MRIS, CA-PQ): the compiled engine then jumps
+    #: from wake-up to wake-up (``queue`` holds every released, unplaced job; the
+    #: completions in between are not reported) and list-schedules in numba
+    wakeup_driven: bool = False
 
     def reset(self, state: ScheduleState) -> None:
         """Once, before the first decision time."""
@@ -186,24 +216,9 @@ def check_instance(jobs: JobSet, machines: Machines) -> None:
 
 
 def list_schedule(state: ScheduleState, order: list[int] | np.ndarray, start: float) -> None:
-    """PRIORITY-QUEUE as FL24 Sec. 5.2 uses it (offline, every listed job available):
-    at ``start`` and then at every breakpoint of the profiles, scan the list in order and
-    place each job that fits some machine there for its whole duration (lowest-index
-    machine first), until the list is empty. Jobs may start in the gaps of earlier
-    plans (backfilling). Only machines with a breakpoint at a time can take a job that
-    did not fit before (usage on a window only changes when its left end crosses one)."""
-    pending = [int(j) for j in order]
-    t = float(start)
-    machines: list[int] | None = None  # all at the first time
-    while pending:
-        pending = state.place_in_order(pending, t, machines)
-        if pending:
-            t_next = state.profiles.next_breakpoint(t)
-            if not math.isfinite(t_next):
-                raise RuntimeError(f"list scheduling stalled at {t}: job {pending[0]} fits "
-                                   f"no machine even when empty")
-            t = t_next
-            machines = state.profiles.changes_at(t)
+    """PRIORITY-QUEUE list scheduling (FL24 Sec. 5.2) of ``order`` from ``start`` on
+    ``state``: :meth:`ScheduleState.list_schedule`."""
+    state.list_schedule(order, start)
 
 
 ENGINES = ("auto", "python", "compiled")
@@ -229,9 +244,11 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
 
     if engine != "python" and type(policy) is PriorityQueue:
         return _compiled_pq(policy, st, t0, check, k)
+    if engine != "python" and policy.wakeup_driven:
+        return _run_wakeups(policy, jobs, machines, t0, check, k)
     if engine == "compiled":
-        raise ValueError(f"the compiled engine runs online PRIORITY-QUEUE (pq-*) only, not "
-                         f"{policy.name}")
+        raise ValueError(f"the compiled engine runs online PRIORITY-QUEUE (pq-*) and the "
+                         f"wake-up-driven list schedulers (mris*, ca-pq), not {policy.name}")
     order = np.lexsort((np.arange(jobs.n), jobs.arrival))
     policy.reset(st)
     nxt = 0  # next job to release, in ``order``
@@ -259,6 +276,38 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
         st.profiles.prune(t)
         policy.decide(st)
     return _result(policy, st, t0, check, k, st.start, st.machine, st.decided, "python")
+
+
+def _run_wakeups(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machines, t0: float,
+                 check: bool, k: float) -> NonPreemptiveResult:
+    """The event loop for a ``wakeup_driven`` policy on the compiled timeline: only its
+    wake-up times are decision times (the same decisions as the full loop, where every
+    other event leaves such a policy idle)."""
+    from policies.nonpreemptive.timeline import TimelineState
+
+    st = TimelineState(jobs, machines)
+    st.track_completions = False
+    order = np.lexsort((np.arange(jobs.n), jobs.arrival))
+    released = jobs.arrival[order]
+    policy.reset(st)
+    st.t = -math.inf
+    nxt = 0
+    progress = Progress(f"schedule {policy.name}", jobs.n, unit="jobs placed")
+    while st.placed < jobs.n:
+        progress.update(st.placed)
+        t = policy.next_wakeup(st)
+        if not math.isfinite(t) or t < st.t:
+            raise RuntimeError(f"{policy.name} stalled: {jobs.n - st.placed} job(s) were "
+                               f"never placed and it wakes up at {t} (now {st.t})")
+        st.t = t
+        k_rel = int(np.searchsorted(released, t, side="right"))
+        st.arrived_now = order[nxt:k_rel].tolist()
+        nxt = k_rel
+        q = order[:k_rel]
+        st.queue = q[np.isnan(st.decided[q])].tolist()
+        st.freed_now = []
+        policy.decide(st)
+    return _result(policy, st, t0, check, k, st.start, st.machine, st.decided, "compiled")
 
 
 def _compiled_pq(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bool,

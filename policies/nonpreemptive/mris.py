@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState, list_schedule
+from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
 from policies.nonpreemptive.priority import SORTS, ordered, sort_key
 from theory.budgets import BudgetExceeded
 
@@ -36,6 +36,8 @@ class MRIS(NonPreemptivePolicy):
     (Remark 1, MRIS-GREEDY, 2 zeta), ``split`` (same guarantee as CADP, faster) or
     ``exact``; ``sort``: the PQ order (WSJF, Sec. 7.3); ``gamma0``: gamma_0 (1, the
     paper's unit: Thm. 6.8 assumes p_j >= gamma_0)."""
+
+    wakeup_driven = True
 
     def __init__(self, *, eps: float = 0.1, knapsack: str = "cadp", sort: str = "wsjf",
                  gamma0: float = 1.0, capacity_rule: str = "proof",
@@ -103,7 +105,7 @@ class MRIS(NonPreemptivePolicy):
                 "guarantee, weight >= OPT within (1 + eps) zeta, in O(n log n)") from None
         B = J[ks.selected]
         t1 = time.perf_counter()
-        list_schedule(state, ordered(self._key, B.tolist()), gamma)
+        state.list_schedule(ordered(self._key, B), gamma)
         self.iterations.append({
             "k": round(math.log2(gamma / self.gamma0)), "gamma": gamma,
             "candidates": int(J.size),

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState, list_schedule
+from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
 
 __all__ = ["SORTS", "sort_key", "PriorityQueue", "CollectAllPQ"]
 
@@ -31,10 +31,10 @@ def sort_key(state: ScheduleState, sort: str) -> np.ndarray:
     return base / state.weight if sort.startswith("w") else base
 
 
-def ordered(key: np.ndarray, jobs: list[int]) -> list[int]:
+def ordered(key: np.ndarray, jobs: list[int] | np.ndarray) -> np.ndarray:
     """``jobs`` by non-decreasing key, ties to the lower index."""
     a = np.asarray(jobs, dtype=np.int64)
-    return a[np.lexsort((a, key[a]))].tolist()
+    return a[np.lexsort((a, key[a]))]
 
 
 class PriorityQueue(NonPreemptivePolicy):
@@ -54,13 +54,15 @@ class PriorityQueue(NonPreemptivePolicy):
 
     def decide(self, state: ScheduleState) -> None:
         if state.queue and (state.freed_now or state.arrived_now):
-            order = np.asarray(ordered(self._key, state.queue), dtype=np.int64)
+            order = ordered(self._key, state.queue)
             state.place_in_order(order, fits=state.changed_fits(order))
 
 
 class CollectAllPQ(NonPreemptivePolicy):
     """COLLECT-ALL-PRIORITY-QUEUE (FL24 Sec. 7.2): told the last release time, it waits
     for every job and then list-schedules them all from there (PQ, WSJF by default)."""
+
+    wakeup_driven = True
 
     def __init__(self, sort: str = "wsjf", name: str = "ca-pq"):
         if sort not in SORTS:
@@ -78,5 +80,5 @@ class CollectAllPQ(NonPreemptivePolicy):
         return self._last if state.t < self._last else math.inf
 
     def decide(self, state: ScheduleState) -> None:
-        if state.t >= self._last and state.queue:
-            list_schedule(state, ordered(self._key, state.queue), state.t)
+        if state.t >= self._last and len(state.queue):
+            state.list_schedule(ordered(self._key, state.queue), state.t)

@@ -309,7 +309,10 @@ def test_engine_choice():
     assert run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, mach).params["engine"] == \
         "compiled"
     assert run_nonpreemptive(P.make_policy("tetris"), jobs, mach).params["engine"] == "python"
+    assert run_nonpreemptive(P.make_policy("mris"), jobs, mach).params["engine"] == "compiled"
+    assert run_nonpreemptive(P.make_policy("mris"), jobs, mach,
+                             engine="python").params["engine"] == "python"
     with pytest.raises(ValueError, match="compiled engine runs online PRIORITY-QUEUE"):
-        run_nonpreemptive(P.make_policy("mris"), jobs, mach, engine="compiled")
+        run_nonpreemptive(P.make_policy("tetris"), jobs, mach, engine="compiled")
     with pytest.raises(ValueError, match="engine must be one of"):
         run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, mach, engine="numba")
