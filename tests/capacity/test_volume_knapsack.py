@@ -78,6 +78,28 @@ def test_cadp_rounds_small_items_to_zero_and_drops_oversized_ones():
     assert r.selected.tolist() == [0, 1, 2] and r.volume <= 1.5
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_cadp_with_equal_weights_solves_the_rounded_program(seed):
+    """Equal weights take the smallest rounded volumes instead of the table: the count is
+    the rounded program's optimum (brute force), and the DP (weights made unequal by
+    less than one item's worth) finds the same count."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 11))
+    v = np.round(rng.uniform(0.05, 1.0, n), 2)
+    zeta, eps = float(rng.uniform(0.3, 2.0)), float(rng.choice([0.1, 0.3, 0.7]))
+    r = solve(np.full(n, 2.0), v, zeta, eps=eps)
+    assert r.details["equal_weights"] and r.details["dp_cells"] == 0
+    K = Fraction(eps) * Fraction(zeta) / n
+    cap = math.floor(Fraction(zeta) / K)
+    vh = _exact_floor_ratio(v, 1 / K, cap)
+    best = max(len(S) for k in range(n + 1) for S in itertools.combinations(range(n), k)
+               if sum(int(vh[j]) for j in S) <= cap)
+    assert r.selected.size == best
+    assert r.volume <= (1 + eps) * zeta and r.weight >= brute_opt(np.full(n, 2.0), v, zeta)
+    dp = solve(2.0 + rng.uniform(0, 1e-3, n), v, zeta, eps=eps)
+    assert "equal_weights" not in dp.details and dp.selected.size == best
+
+
 def test_greedy_hand_cases():
     # density order 0, 1 (1.33), 2, 3 (0.96): 0 and 1 fit, 2 overflows and is taken
     w, v = [0.5, 0.5, 0.6, 0.6], [0.375, 0.375, 0.625, 0.625]
@@ -302,7 +324,9 @@ def test_budget_refusal():
     assert e.value.option == "max_dp_cells" and "max_dp_cells=" in str(e.value)
     # a rounded capacity far above the budget: refused before the floors are allocated
     with pytest.raises(BudgetExceeded, match="max_dp_cells"):
-        solve([1.0], [1.0], 1.0, eps=1e-12)
+        solve([1.0, 2.0], [1.0, 1.0], 1.0, eps=1e-12)
+    # equal weights need no table: the same eps runs
+    assert solve([1.0, 1.0], [1.0, 1.0], 1.0, eps=1e-12).details["dp_cells"] == 0
     with pytest.raises(BudgetExceeded, match="max_dp_cells"):
         solve(w, v, float(v.sum()), "split", eps=0.01, max_dp_cells=1000)
     # raising the budget lets it run

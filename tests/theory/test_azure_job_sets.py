@@ -60,3 +60,26 @@ def test_job_set_rules(vms):
 def test_bad_input(kw, match):
     with pytest.raises(ValueError, match=match):
         azure2017_job_set(**kw)
+
+
+def test_resampling_reaches_any_scale_with_the_trace_mix():
+    """resample=True: N draws with replacement; flavours and lifetimes keep the trace's
+    mix, releases stay in the trace's bins, seeded."""
+    base = azure2017_job_set()
+    big = azure2017_job_set(jobs=1_000_000, resample=True, seed=3)
+    assert big.n == 1_000_000 and np.all(np.diff(big.arrival) >= 0)
+    assert np.array_equal(big.arrival, azure2017_job_set(jobs=1_000_000, resample=True,
+                                                         seed=3).arrival)
+    assert not np.array_equal(big.arrival[:1000], azure2017_job_set(
+        jobs=1_000_000, resample=True, seed=4).arrival[:1000])
+    for col in range(2):
+        f_base = np.unique(base.demand[:, col], return_counts=True)
+        f_big = np.unique(big.demand[:, col], return_counts=True)
+        assert set(f_big[0]) <= set(f_base[0])
+        share = dict(zip(f_base[0], f_base[1] / base.n, strict=True))
+        for d, c in zip(*f_big, strict=True):
+            assert abs(c / big.n - share[d]) < 0.005
+    # the same span in time: the rate grows by N / 631,807
+    assert big.arrival.max() == pytest.approx(base.arrival.max(), rel=0.01)
+    with pytest.raises(ValueError, match="every and offset do not apply"):
+        azure2017_job_set(every=2, resample=True)
