@@ -1,15 +1,20 @@
-"""numba event loop of online PRIORITY-QUEUE (FL24 Sec. 4) on M machines.
+"""numba loops of FL24's non-preemptive policies (Sec. 4, 5.2, 7.2) on M machines.
 
-A mirror of :func:`policies.nonpreemptive.engine.run_nonpreemptive` with
-:class:`~policies.nonpreemptive.priority.PriorityQueue` as the policy, giving the same
-schedule (tests assert equal starts and machines). Online PQ never plans ahead, so a
-machine's usage over any window from now is its usage now; that usage is recomputed,
-at each completion, as the left-to-right sum of the demands of its running jobs in
-placement order, exactly the float the profile of the Python engine holds. At an event:
-arrivals with r_j <= t join the queue, completions with C_j <= t free their machines;
-then the waiting jobs are scanned in key order, a job that arrived now tried on every
-machine and an older one only on the freed machines (it fitted none before, and usage
-elsewhere has not dropped), each placed on the lowest-index machine it fits.
+:func:`online_loop` mirrors :func:`policies.nonpreemptive.engine.run_nonpreemptive` with
+online PRIORITY-QUEUE, TETRIS or BF-EXEC as the policy, giving the same schedule (tests
+assert equal starts and machines). These never plan ahead, so a machine's usage over
+any window from now is its usage now; that usage is recomputed, at each completion, as
+the left-to-right sum of the demands of its running jobs in placement order, exactly
+the float the profile of the Python engine holds. At an event: arrivals with r_j <= t
+join the waiting jobs, completions with C_j <= t free their machines; a waiting job
+that fitted no machine before can only fit a freed one (usage elsewhere has not
+dropped), a job released now any. PQ's scan "each job in key order to the lowest-index
+machine it fits" is run machine by machine (the same placements: what fits a machine
+depends only on the jobs placed there before), each machine taking the first waiting
+job that fits it, found in a segment tree over the scan order.
+
+:func:`list_schedule_kernel` is PQ list scheduling with planning ahead on the treap
+profiles of :mod:`policies.nonpreemptive._timeline` (MRIS, CA-PQ).
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from numba import njit
 
 from policies.nonpreemptive._timeline import add, successor, value_at, window_max
 
-__all__ = ["pq_online", "list_schedule_kernel"]
+__all__ = ["online_loop", "list_schedule_kernel", "PQ", "TETRIS", "BF_EXEC"]
 
 
 @njit(cache=True)
@@ -68,23 +73,77 @@ def _fits(usage, demand, cap_tol, i, j):
     return True
 
 
+PQ, TETRIS, BF_EXEC = 0, 1, 2
+
+
 @njit(cache=True)
-def _room(usage, mind, cap_tol, flist, nf):
-    """Can some freed machine take the componentwise smallest waiting demand?"""
-    for q in range(nf):
-        i = flist[q]
+def _tree_set(v, dj, vol, size, dmin, vmax):
+    """Leaf ``v`` (a rank) joins the waiting jobs (``dj``: its demand) or, with ``dj``
+    None-like (``vol`` < 0), leaves them; the path to the root is refreshed."""
+    R = dmin.shape[1]
+    x = size + v
+    if vol < 0:
+        for r in range(R):
+            dmin[x, r] = np.inf
+        vmax[x] = -np.inf
+    else:
+        for r in range(R):
+            dmin[x, r] = dj[r]
+        vmax[x] = vol
+    x >>= 1
+    while x >= 1:
+        for r in range(R):
+            dmin[x, r] = min(dmin[2 * x, r], dmin[2 * x + 1, r])
+        vmax[x] = max(vmax[2 * x], vmax[2 * x + 1])
+        x >>= 1
+
+
+@njit(cache=True)
+def _next_fit(i, pos_from, size, dmin, usage, cap_tol, stack):
+    """The first waiting rank >= ``pos_from`` whose demand fits machine ``i`` now (-1):
+    subtrees whose componentwise smallest demand does not fit are skipped (at a leaf the
+    test is the job's own fit)."""
+    R = dmin.shape[1]
+    stack[0, 0] = 1
+    stack[0, 1] = 0
+    stack[0, 2] = size
+    sp = 1
+    while sp > 0:
+        sp -= 1
+        v = stack[sp, 0]
+        lo = stack[sp, 1]
+        wd = stack[sp, 2]
+        if lo + wd <= pos_from:
+            continue
         ok = True
-        for r in range(mind.shape[0]):
-            if not usage[i, r] + mind[r] <= cap_tol[i, r]:
+        for r in range(R):
+            if not usage[i, r] + dmin[v, r] <= cap_tol[i, r]:
                 ok = False
                 break
-        if ok:
-            return True
-    return False
+        if not ok:
+            continue
+        if wd == 1:
+            return lo
+        h = wd >> 1
+        stack[sp, 0] = 2 * v + 1
+        stack[sp, 1] = lo + h
+        stack[sp, 2] = h
+        stack[sp + 1, 0] = 2 * v
+        stack[sp + 1, 1] = lo
+        stack[sp + 1, 2] = h
+        sp += 2
+    return -1
 
 
 @njit(cache=True)
-def pq_online(release_order, arrival, processing, demand, rank, cap_tol):
+def online_loop(kind, release_order, arrival, processing, demand, volume, rank, group_end,
+                capacity, cap_tol, eps):
+    """Online PQ, TETRIS or BF-EXEC (``kind``) on M machines; returns (start, machine,
+    status). ``rank``: each job's place in the order the policy scans its waiting jobs
+    (PQ: its sort key; BF-EXEC: processing time; TETRIS: jobs grouped by demand vector,
+    within a group by volume; ties to the earlier release). ``group_end[rank]``: where
+    that rank's group ends (TETRIS). The waiting jobs sit in a segment tree over the
+    ranks holding the componentwise smallest demand and the largest volume."""
     N, R = demand.shape
     M = cap_tol.shape[0]
     start = np.full(N, np.nan)
@@ -96,40 +155,38 @@ def pq_online(release_order, arrival, processing, demand, rank, cap_tol):
     heap_t = np.zeros(N)
     heap_m = np.zeros(N, np.int64)
     hs = 0
-    waiting = np.zeros(N, np.int64)  # ranks of waiting jobs, sorted
+    size = 1
+    while size < N:
+        size *= 2
+    dmin = np.full((2 * size, R), np.inf)
+    vmax = np.full(2 * size, -np.inf)
     job_at = np.empty(N, np.int64)
     for j in range(N):
         job_at[rank[j]] = j
-    nw = 0
-    new = np.zeros(N, np.bool_)
+    release_rank = np.empty(N, np.int64)
+    for q in range(N):
+        release_rank[release_order[q]] = q
+    stack = np.zeros((128, 3), np.int64)
+    new = np.zeros(N, np.int64)  # the jobs released now, in release order
     freed = np.zeros(M, np.bool_)
-    flist = np.zeros(M, np.int64)
-    mind = np.zeros(R)
+    may = np.zeros(M, np.bool_)
+    free = np.zeros(R)
     nxt = 0
     placed = 0
-    t = -np.inf
+    n_wait = 0
     while placed < N:
         ta = arrival[release_order[nxt]] if nxt < N else np.inf
         td = heap_t[0] if hs > 0 else np.inf
         t = min(ta, td)
         if t == np.inf:
             return start, machine, 1
-        any_new = False
+        n_new = 0
         while nxt < N and arrival[release_order[nxt]] <= t:
             j = release_order[nxt]
-            r = rank[j]
-            lo, hi = 0, nw  # insert r into the sorted waiting ranks
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if waiting[mid] < r:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            waiting[lo + 1:nw + 1] = waiting[lo:nw].copy()
-            waiting[lo] = r
-            nw += 1
-            new[j] = True
-            any_new = True
+            _tree_set(rank[j], demand[j], volume[j], size, dmin, vmax)
+            new[n_new] = j
+            n_new += 1
+            n_wait += 1
             nxt += 1
         any_freed = False
         freed[:] = False
@@ -153,59 +210,106 @@ def pq_online(release_order, arrival, processing, demand, rank, cap_tol):
                         for q in range(k):
                             acc += demand[running[i, q], r]
                         usage[i, r] = acc
-        if nw > 0 and (any_new or any_freed):
-            nf = 0
+        if n_wait == 0 or (n_new == 0 and not any_freed):
+            continue
+        # a queued job that fitted nowhere before can only fit a freed machine now; a
+        # job released now may fit any
+        if kind != BF_EXEC:
             for i in range(M):
-                if freed[i]:
-                    flist[nf] = i
-                    nf += 1
-            # the componentwise smallest waiting demand: once no freed machine can take
-            # it, no older job fits anywhere (it fitted nowhere before and usage has only
-            # grown elsewhere), so only the jobs that arrived now are still tried
-            for r in range(R):
-                mind[r] = np.inf
-            for w in range(nw):
-                j = job_at[waiting[w]]
-                for r in range(R):
-                    mind[r] = min(mind[r], demand[j, r])
-            old_alive = _room(usage, mind, cap_tol, flist, nf)
-            keep = 0
-            for w in range(nw):
-                j = job_at[waiting[w]]
-                chosen = -1
-                if new[j]:
-                    for i in range(M):
-                        if _fits(usage, demand, cap_tol, i, j):
-                            chosen = i
-                            break
-                elif old_alive:
-                    for q in range(nf):
-                        if _fits(usage, demand, cap_tol, flist[q], j):
-                            chosen = flist[q]
-                            break
-                if chosen >= 0:
-                    start[j] = t
-                    machine[j] = chosen
-                    end[j] = t + processing[j]
-                    for r in range(R):
-                        usage[chosen, r] += demand[j, r]
-                    if n_run[chosen] == running.shape[1]:
-                        grown = np.zeros((M, 2 * running.shape[1]), np.int64)
-                        grown[:, :running.shape[1]] = running
-                        running = grown
-                    running[chosen, n_run[chosen]] = j
-                    n_run[chosen] += 1
-                    hs = _push(heap_t, heap_m, hs, end[j], chosen)
+                may[i] = (freed[i] or n_new > 0) and _next_fit(i, 0, size, dmin, usage,
+                                                              cap_tol, stack) >= 0
+        if kind == BF_EXEC:
+            for q in range(n_new):
+                j = new[q]
+                best = -1
+                best_norm = np.inf
+                for i in range(M):
+                    if _fits(usage, demand, cap_tol, i, j):
+                        acc = 0.0
+                        for r in range(R):
+                            f = capacity[i, r] - usage[i, r]
+                            acc += f * f
+                        nrm = np.sqrt(acc)
+                        if nrm < best_norm:
+                            best_norm = nrm
+                            best = i
+                if best >= 0:
+                    _tree_set(rank[j], demand[j], -1.0, size, dmin, vmax)
+                    n_wait -= 1
+                    running = _room_for(running, n_run, best)
+                    hs = _start(j, best, t, start, machine, end, usage, demand, processing,
+                                running, n_run, heap_t, heap_m, hs)
                     placed += 1
-                    if old_alive:
-                        old_alive = _room(usage, mind, cap_tol, flist, nf)
-                else:
-                    waiting[keep] = waiting[w]
-                    keep += 1
-            nw = keep
-        for w in range(nw):
-            new[job_at[waiting[w]]] = False
+        for i in range(M):
+            if kind == BF_EXEC:
+                if not freed[i]:
+                    continue
+            elif not may[i]:
+                continue
+            pos = 0
+            while n_wait > 0:
+                if kind == TETRIS:
+                    # the best score among every job that fits: ranks run through the
+                    # groups of equal demand, each by (volume, release), so a group's
+                    # first waiting job beats the rest of it and only those are scored
+                    vm = vmax[1]
+                    for r in range(R):
+                        free[r] = capacity[i, r] - usage[i, r]
+                    best = -1
+                    best_score = -np.inf
+                    v = _next_fit(i, 0, size, dmin, usage, cap_tol, stack)
+                    while v >= 0:
+                        j = job_at[v]
+                        a = 0.0
+                        for r in range(R):
+                            a += demand[j, r] * free[r]
+                        sc = a - eps * volume[j] / vm
+                        if best < 0 or sc > best_score or (sc == best_score and (
+                                volume[j] < volume[best] or (volume[j] == volume[best]
+                                                             and release_rank[j] <
+                                                             release_rank[best]))):
+                            best_score = sc
+                            best = j
+                        v = _next_fit(i, group_end[v], size, dmin, usage, cap_tol, stack)
+                    if best < 0:
+                        break
+                    j = best
+                else:  # the first job in rank order that fits
+                    v = _next_fit(i, pos, size, dmin, usage, cap_tol, stack)
+                    if v < 0:
+                        break
+                    j = job_at[v]
+                    pos = v + 1
+                _tree_set(rank[j], demand[j], -1.0, size, dmin, vmax)
+                n_wait -= 1
+                running = _room_for(running, n_run, i)
+                hs = _start(j, i, t, start, machine, end, usage, demand, processing, running,
+                            n_run, heap_t, heap_m, hs)
+                placed += 1
     return start, machine, 0
+
+
+@njit(cache=True)
+def _room_for(running, n_run, i):
+    if n_run[i] < running.shape[1]:
+        return running
+    grown = np.zeros((running.shape[0], 2 * running.shape[1]), np.int64)
+    grown[:, :running.shape[1]] = running
+    return grown
+
+
+@njit(cache=True)
+def _start(j, i, t, start, machine, end, usage, demand, processing, running, n_run, heap_t,
+           heap_m, hs):
+    """Start job ``j`` on machine ``i`` at ``t`` (``running`` has room)."""
+    start[j] = t
+    machine[j] = i
+    end[j] = t + processing[j]
+    for r in range(demand.shape[1]):
+        usage[i, r] += demand[j, r]
+    running[i, n_run[i]] = j
+    n_run[i] += 1
+    return _push(heap_t, heap_m, hs, end[j], i)
 
 
 # ---------------------------------------------------------------- list scheduling

@@ -229,9 +229,12 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
                       engine: str = "auto") -> NonPreemptiveResult:
     """Run ``policy`` on a finite job set until every job is placed (FL24 Sec. 3).
 
-    ``engine``: ``"auto"`` runs online PRIORITY-QUEUE on the compiled loop
-    (:mod:`policies.nonpreemptive._kernel`, the same schedule) and everything else
-    here; ``"python"`` always here; ``"compiled"`` refuses other policies."""
+    ``engine``: ``"auto"`` runs online PRIORITY-QUEUE, TETRIS and BF-EXEC on the numba
+    loop (:func:`policies.nonpreemptive._kernel.online_loop`) and wake-up-driven list
+    schedulers (MRIS, CA-PQ) on the compiled profiles
+    (:class:`policies.nonpreemptive.timeline.TimelineState`), all giving this loop's
+    schedule, and everything else (subclasses included) here; ``"python"`` always here;
+    ``"compiled"`` refuses what has no compiled path."""
     if not isinstance(policy, NonPreemptivePolicy):
         raise TypeError(f"policy must be a NonPreemptivePolicy (policies.make_policy("
                         f"'mris'), ...), got {type(policy).__name__}")
@@ -240,15 +243,17 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
     check_instance(jobs, machines)
     t0 = time.perf_counter()
     st = ScheduleState(jobs, machines)
+    from policies.nonpreemptive.packing import BFExec, Tetris
     from policies.nonpreemptive.priority import PriorityQueue
 
-    if engine != "python" and type(policy) is PriorityQueue:
-        return _compiled_pq(policy, st, t0, check, k)
+    if engine != "python" and type(policy) in (PriorityQueue, Tetris, BFExec):
+        return _compiled_online(policy, st, t0, check, k)
     if engine != "python" and policy.wakeup_driven:
         return _run_wakeups(policy, jobs, machines, t0, check, k)
     if engine == "compiled":
-        raise ValueError(f"the compiled engine runs online PRIORITY-QUEUE (pq-*) and the "
-                         f"wake-up-driven list schedulers (mris*, ca-pq), not {policy.name}")
+        raise ValueError(f"the compiled engine runs online PRIORITY-QUEUE (pq-*), TETRIS, "
+                         f"BF-EXEC and the wake-up-driven list schedulers (mris*, ca-pq), "
+                         f"not {policy.name}")
     order = np.lexsort((np.arange(jobs.n), jobs.arrival))
     policy.reset(st)
     nxt = 0  # next job to release, in ``order``
@@ -310,21 +315,36 @@ def _run_wakeups(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machines, 
     return _result(policy, st, t0, check, k, st.start, st.machine, st.decided, "compiled")
 
 
-def _compiled_pq(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bool,
-                 k: float) -> NonPreemptiveResult:
-    from policies.nonpreemptive._kernel import pq_online
+def _compiled_online(policy: NonPreemptivePolicy, st: ScheduleState, t0: float,
+                     check: bool, k: float) -> NonPreemptiveResult:
+    from policies.nonpreemptive import _kernel as K
+    from policies.nonpreemptive.packing import Tetris
+    from policies.nonpreemptive.priority import PriorityQueue
     from theory.numbers import FEASIBILITY_RTOL
 
     policy.reset(st)
-    key = policy._key  # type: ignore[attr-defined]
     n = st.N
-    by_key = np.lexsort((np.arange(n), key))
+    index = np.arange(n)
+    release = np.lexsort((index, st.arrival)).astype(np.int64)
+    group_end = np.full(n, n, dtype=np.int64)
+    if isinstance(policy, PriorityQueue):
+        kind, by_rank = K.PQ, np.lexsort((index, policy._key))
+    elif isinstance(policy, Tetris):
+        _, group, counts = np.unique(st.demand, axis=0, return_inverse=True,
+                                     return_counts=True)
+        release_pos = np.empty(n, dtype=np.int64)
+        release_pos[release] = index
+        kind, by_rank = K.TETRIS, np.lexsort((release_pos, st.volume, group.ravel()))
+        group_end = np.repeat(np.cumsum(counts), counts).astype(np.int64)
+    else:
+        kind, by_rank = K.BF_EXEC, np.lexsort((index, st.processing))
     rank = np.empty(n, dtype=np.int64)
-    rank[by_key] = np.arange(n)
-    release = np.lexsort((np.arange(n), st.arrival)).astype(np.int64)
-    cap_tol = st.machines.capacity * (1.0 + FEASIBILITY_RTOL)
-    start, machine, status = pq_online(release, st.arrival, st.processing,
-                                       np.ascontiguousarray(st.demand), rank, cap_tol)
+    rank[by_rank] = index
+    cap = st.machines.capacity
+    start, machine, status = K.online_loop(
+        kind, release, st.arrival, st.processing, np.ascontiguousarray(st.demand), st.volume,
+        rank, group_end, cap, cap * (1.0 + FEASIBILITY_RTOL),
+        float(getattr(policy, "eps", 0.0)))
     if status != 0:
         raise RuntimeError(f"{policy.name} stalled: some job was never placed")
     return _result(policy, st, t0, check, k, start, machine, start.copy(), "compiled")

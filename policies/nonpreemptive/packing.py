@@ -7,7 +7,8 @@ started and the step repeats until none fits. FL24 prints the score as a_j + eps
 but says the effect is "jobs sorted by SVF, selected by the alignment scores": a term
 that prefers small jobs (Tetris's shortest-remaining-work term) must enter with a minus
 sign, so the score here is a_j - eps v_j / max_q v_q (the queue's largest volume scales
-the term into [0, eps], comparable with a_j).
+the term into [0, eps], comparable with a_j). Equal scores go to the smaller volume,
+then the earlier release.
 
 BF-EXEC [21]: an arriving job goes to the feasible machine whose remaining resources
 have the smallest L2 norm (best fit), else it waits; when a job completes on machine i,
@@ -52,7 +53,8 @@ class Tetris(NonPreemptivePolicy):
                 free = state.free_now(i)
                 vmax = float(state.volume[q].max())
                 score = state.demand[fit] @ free - self.eps * state.volume[fit] / vmax
-                state.place(int(fit[int(np.argmax(score))]), i)
+                best = np.lexsort((np.arange(fit.size), state.volume[fit], -score))[0]
+                state.place(int(fit[best]), i)
 
 
 class BFExec(NonPreemptivePolicy):

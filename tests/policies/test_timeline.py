@@ -1,5 +1,5 @@
-"""The compiled profile backend (treaps) and list scheduling in numba against the
-Python profiles and engine: the same answers, the same schedules."""
+"""The compiled profile backend (treaps), list scheduling and the online loops in numba
+against the Python profiles and engine: the same answers, the same schedules."""
 
 from __future__ import annotations
 
@@ -81,9 +81,10 @@ def test_compiled_list_schedulers_give_the_python_schedule(policy, seed):
                 [r["selected"] for r in fast.extra["iterations"]]
 
 
-@pytest.mark.parametrize("policy", ["mris-split", "ca-pq"])
-def test_compiled_list_schedulers_on_the_azure_workload(policy):
-    """2,000 VMs on 20 machines: planned-ahead plans of MRIS over 10+ intervals."""
+@pytest.mark.parametrize("policy", ["mris", "ca-pq", "tetris", "bf-exec", "pq-wsjf"])
+def test_compiled_engines_on_the_azure_workload(policy):
+    """2,000 VMs on 20 machines: MRIS's plans ahead over 10+ intervals; the flavours'
+    shared demand vectors (TETRIS's groups) and dyadic and non-dyadic fractions."""
     jobs = azure2017_job_set(jobs=2000)
     mach = Machines(np.ones((20, 2)))
     ref = run_nonpreemptive(P.make_policy(policy), jobs, mach, engine="python")
