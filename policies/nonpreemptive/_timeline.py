@@ -85,6 +85,8 @@ def split(x, k, key, val, mx, lz, left, right, path):
     n = 0
     while x != NIL:
         _push(x, val, mx, lz, left, right)
+        if n == path.shape[0]:
+            raise RuntimeError("treap deeper than its path buffer")
         path[n] = x
         n += 1
         if key[x] < k:
@@ -128,6 +130,8 @@ def merge(a, b, val, mx, lz, left, right, prio, path):
             _push(x, val, mx, lz, left, right)
             b = left[x]
             nside = 0
+        if n == path.shape[0]:
+            raise RuntimeError("treap deeper than its path buffer")
         path[n] = x
         n += 1
         if parent == NIL:
