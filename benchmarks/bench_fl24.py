@@ -96,11 +96,11 @@ def time_policy(policy: str, n: int, repeats: int, engine: str = "auto",
 
 def isolated(policy: str, n: int, repeats: int) -> dict[str, Any]:
     """:func:`time_policy` in a fresh interpreter, with its peak RSS."""
-    code = ("import json, resource, sys; sys.path.insert(0, %r); "
+    code = (f"import json, resource, sys; sys.path.insert(0, {str(ROOT)!r}); "
             "from benchmarks.bench_fl24 import time_policy; "
-            "r = time_policy(%r, %d, %d); "
+            f"r = time_policy({policy!r}, {n}, {repeats}); "
             "r['peak_rss_mib'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024; "
-            "print(json.dumps(r))") % (str(ROOT), policy, n, repeats)
+            "print(json.dumps(r))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT)
     if out.returncode != 0:
