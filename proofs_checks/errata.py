@@ -7,8 +7,11 @@ instance that separates them, and the check that demonstrates it numerically.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
-__all__ = ["Erratum", "ERRATA", "prop2_mixture_weights", "theorem2_margin"]
+__all__ = ["Erratum", "ERRATA", "PROP2_WEIGHTS", "THM2_DELTA_DIVISOR", "THM2_H_DIVISOR",
+           "prop1_eq28_odd_bound", "prop2_mixture_weights", "theorem2_h_infimum",
+           "theorem2_margin", "theorem2_n2"]
 
 
 @dataclass(frozen=True)
@@ -39,15 +42,24 @@ ERRATA: list[Erratum] = [
     ),
     Erratum(
         id="PG21.Prop2.eps",
-        location="PG21 Sec. VIII-C, first paragraph",
-        printed="We choose an epsilon in (0, 1/3) ...; the possible maximal feasible "
-                "configurations are (2, 0) and (0, 1).",
-        corrected="epsilon in (0, 1/6): for epsilon >= 1/6 three jobs of size 1/2 - epsilon "
-                  "fit in a server, (3, 0) can be feasible under upper rounding and the "
-                  "bound 4/3 fails (Prop. 2 itself stands: choose epsilon < 1/6).",
-        instance="epsilon = 1/5 (sizes 3/10, 7/10) and cuts at 1/4, 1/3, 1/2, 3/4: both "
-                 "sizes are interior, the upper-rounded sizes are 1/3 and 3/4, and the "
-                 "upper-rounded capacity is 3/2 > 4/3.",
+        location="PG21 Sec. VIII-C, first and third paragraphs (proof of Prop. 2)",
+        printed="We choose an epsilon in (0, 1/3) such that each resource size, 1/2 - epsilon "
+                "and 1/2 + epsilon, is in the interior of some subinterval of X ...; the "
+                "possible maximal feasible configurations are (2, 0) and (0, 1).",
+        corrected="epsilon in (0, 1/6], and the range is sharp. A size in the interior of its "
+                  "cell rounds up to r > size, so for epsilon <= 1/6 the small jobs round to "
+                  "r_1 > 1/2 - epsilon >= 1/3 and (3, 0) is infeasible (3 r_1 > 1): at "
+                  "epsilon = 1/6 three actual jobs of size 1/3 fit, three upper-rounded ones "
+                  "do not. For every epsilon in (1/6, 1/3) a cut at 1/3 puts 1/2 - epsilon "
+                  "< 1/3 in the interior of a cell whose upper end is 1/3: (3, 0) is feasible "
+                  "and the upper-rounded capacity is 3/2 > 4/3. Prop. 2 itself stands "
+                  "(choose epsilon <= 1/6).",
+        instance="epsilon = 1/6 (sizes 1/3, 2/3): cuts 1/4, 1/2, 3/4 hold both sizes in cell "
+                 "interiors and support exactly 4/3; cuts 1/4, 1/3, 1/2, 3/4 support 3/2 but "
+                 "put 1/3 on a cut (the upper end of (1/4, 1/3]), outside the construction. "
+                 "epsilon = 1/5 (sizes 3/10, 7/10) with cuts 1/4, 1/3, 1/2, 3/4: both sizes "
+                 "interior, upper-rounded sizes 1/3 and 3/4, capacity 3/2 > 4/3 (likewise "
+                 "epsilon = 1/6 + 1/10^4).",
         check="PG21.Prop2",
     ),
     Erratum(
@@ -55,13 +67,55 @@ ERRATA: list[Erratum] = [
         location="PG21 Sec. IV-B, eq. (15) (choice of constants in the proof of Thm. 2)",
         printed="epsilon_1 = epsilon/3, N_2 = ceil(3 L N_1/epsilon), delta = L N_2 epsilon/3 "
                 "satisfy (1 - eps) < (1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2).",
-        corrected="With delta = L N_2 eps/3 the right side is at most (1 - eps/3)^2 - 2 eps/3 "
-                  "= 1 - 4 eps/3 + eps^2/9 < 1 - eps for every eps in (0, 1); "
-                  "delta = L N_2 eps/6 makes it at least 1 - eps + eps^2/9 > 1 - eps. "
+        corrected="delta = L N_2 eps/6. With x = L N_1/N_2 in (0, eps/3] (N_2 >= 3 L N_1/eps, "
+                  "N_1 >= 1) and delta = L N_2 eps/3 the right side is (1 - eps/3)(1 - x) - "
+                  "2 eps/3 = (1 - eps) - x (1 - eps/3) < 1 - eps for every eps in (0, 1), L "
+                  "and N_1: the printed constants never satisfy the condition. "
+                  "(1 - eps/3)^2 - 2 eps/3 = 1 - 4 eps/3 + eps^2/9 is the right side's lower "
+                  "bound (reached when 3 L N_1/eps is an integer), not an upper bound; with "
+                  "delta = L N_2 eps/6 the same lower bound is 1 - eps + eps^2/9 > 1 - eps. "
                   "The theorem is unaffected (any smaller delta > 0 works).",
-        instance="eps = 0.3: printed constants give 0.61 < 0.7; with delta = L N_2 eps/6 "
-                 "the right side is 0.71 > 0.7.",
+        instance="eps = 3/10, L = N_1 = 1 (N_2 = 10, x = 1/10): the printed constants give "
+                 "61/100 < 7/10, delta = L N_2 eps/6 gives 71/100 > 7/10; eps = 2/7, "
+                 "L = N_1 = 1 (N_2 = 11, x = 1/11 < eps/3): 146/231 < 165/231 = 1 - eps "
+                 "against 168/231.",
         check="PG21.Thm2.constants",
+    ),
+    Erratum(
+        id="PG21.Thm2.eq16",
+        location="PG21 Sec. IV-B, eq. (16) (h of Subtheorem 1 in the proof of Thm. 2)",
+        printed="h(S(t_0)) = L N_2 epsilon/3 if V(S(t_0)) > (2 L N_2 + L)/mu, "
+                "-N_2 rho R-bar otherwise.",
+        corrected="h(S(t_0)) = L N_2 eps/6 (the corrected delta of (15)) when V(S(t_0)) > "
+                  "(2 L N_2 + L)/mu. Eq. (13) bounds the drift by -h_13 with h_13 = "
+                  "(1 - eps_1)(N_2 - L N_1) L/2 - N_2 rho R-bar; over rho < (1 - eps) L/(2 "
+                  "R-bar) its infimum is (L N_2/2)[(1 - eps/3)(1 - x) - (1 - eps)], x = "
+                  "L N_1/N_2 in (0, eps/3], which is < L N_2 eps/3 for every eps, L, N_1 and "
+                  ">= L N_2 (eps/6 + eps^2/18) > L N_2 eps/6. The theorem is unaffected.",
+        instance="eps = 3/10, L = N_1 = 1 (N_2 = 10), rho R-bar = 17/50 < (1 - eps)/2 = 7/20: "
+                 "(13) gives a drift <= -13/20, not <= -1 = -L N_2 eps/3 as (16) needs (as "
+                 "rho R-bar -> 7/20 the bound tends to -11/20); -L N_2 eps/6 = -1/2 holds.",
+        check="PG21.Thm2.constants",
+    ),
+    Erratum(
+        id="PG21.Prop1.eq28",
+        location="PG21 Sec. V-C, proof of Prop. 1, Case 2.2.2: the text between eqs. (28) "
+                 "and (29)",
+        printed="Similarly if Q_{2m+1} >= U'/(3 2^(m-1)) for some m in [1, ..., J-1], then "
+                "(22) is true either for 2e_2 if Q_2 >= U/3, or otherwise for k = e_1 + "
+                "2^(m-1) e_{2m+1}, as <k, Q> = Q_1 + 2^(m-1) Q_{2m+1} >= Q_1 + U' >= U - Q_2 "
+                "> 2U/3. (29)",
+        corrected="Q_{2m+1} >= U'/2^(m-1), the bound (28) establishes: only it gives "
+                  "2^(m-1) Q_{2m+1} >= U' in (29); U'/(3 2^(m-1)), copied from (26) of Case "
+                  "2.2.1, gives only 2^(m-1) Q_{2m+1} >= U'/3. Prop. 1 stands.",
+        instance="J = 3, a refinement X of I with cells (1/2, 51/100], (1/3, 103/300], "
+                 "(1/8, 13/100] and k^X one job of each (load 59/60 <= 1); Q_1 = 6, Q_2 = 3, "
+                 "Q_3 = 1, Q_5 = 3 (the Q_5 jobs in (1/8, 13/100]): U = 12, Case 2.2.2 "
+                 "(8 > Q_1 >= 6, Q_2 = 3 < 4), U' = 3. The printed hypothesis holds at m = 1 "
+                 "(Q_3 = 1 >= U'/3) but e_1 + e_3 weighs 7 < 2U/3 = 8; the corrected one "
+                 "fails at m = 1 (1 < 3) and holds at m = 2 (Q_5 = 3 >= 3/2): e_1 + 2 e_5 "
+                 "weighs 12 >= 8.",
+        check="PG21.Prop1.eq28",
     ),
     Erratum(
         id="XLL21.Example1.job3",
@@ -203,16 +257,87 @@ ERRATA: list[Erratum] = [
 ]
 
 
-def prop2_mixture_weights(p1: float, p2: float) -> float | None:
-    """Workload supported by weights (p1, p2) on configurations (2, 0) and (0, 1)
-    for demand (1/2, 1/2) (PG21 eq. (61)); None if they are not a probability vector."""
-    if abs(p1 + p2 - 1) > 1e-12 or p1 < 0 or p2 < 0:
+#: PG21 Sec. VIII-C after eq. (61): weights of the configurations (2, 0) and (0, 1),
+#: as printed and as corrected (erratum PG21.Prop2.eq61).
+PROP2_WEIGHTS: dict[str, tuple[Fraction, Fraction]] = {
+    "printed": (Fraction(1, 3), Fraction(1, 3)),
+    "corrected": (Fraction(1, 3), Fraction(2, 3)),
+}
+
+#: PG21 eq. (15): delta = L N_2 eps / divisor (erratum PG21.Thm2.eq15).
+THM2_DELTA_DIVISOR: dict[str, int] = {"printed": 3, "corrected": 6}
+#: PG21 eq. (16): h(S(t_0)) = L N_2 eps / divisor for large V (erratum PG21.Thm2.eq16).
+THM2_H_DIVISOR: dict[str, int] = {"printed": 3, "corrected": 6}
+
+
+def _rational(x: object, name: str) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, int | Fraction | str):
+        raise TypeError(f"{name} must be an int, Fraction or decimal string (exact), "
+                        f"got {type(x).__name__}")
+    return Fraction(x)
+
+
+def _positive_int(x: object, name: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 1:
+        raise ValueError(f"{name} must be a positive integer, got {x!r}")
+    return x
+
+
+def _eps(eps: object) -> Fraction:
+    e = _rational(eps, "eps")
+    if not 0 < e < 1:
+        raise ValueError(f"eps must be in (0, 1), got {e}")
+    return e
+
+
+def prop2_mixture_weights(p1: object, p2: object, *,
+                          require_distribution: bool = True) -> Fraction | None:
+    """Workload rho that weights (p1, p2) on configurations (2, 0) and (0, 1) support for
+    the demand rho (1/2, 1/2) of PG21 eq. (61), exactly: min(4 p1, 2 p2).
+
+    None if the weights are negative or, with ``require_distribution``, if they do not
+    meet (61)'s constraint p1 + p2 = 1 (without it, a sum above 1 is still refused)."""
+    a, b = _rational(p1, "p1"), _rational(p2, "p2")
+    if a < 0 or b < 0 or a + b > 1 or (require_distribution and a + b != 1):
         return None
-    return min(2 * p1 / 0.5, p2 / 0.5)
+    return min(4 * a, 2 * b)
 
 
-def theorem2_margin(eps: float, delta_divisor: float) -> float:
-    """(1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2) - (1 - eps) in the worst case
-    L N_1/N_2 = eps/3 of eq. (15), for delta = L N_2 eps / delta_divisor.
-    Positive means the sufficient condition below eq. (14) holds."""
-    return (1 - eps / 3) * (1 - eps / 3) - 2 * eps / delta_divisor - (1 - eps)
+def theorem2_n2(eps: object, L: int, N1: int) -> int:
+    """N_2 = ceil(3 L N_1 / eps) of PG21 eq. (15), exactly."""
+    e = _eps(eps)
+    q = 3 * _positive_int(L, "L") * _positive_int(N1, "N1") / e
+    return -(-q.numerator // q.denominator)
+
+
+def theorem2_margin(eps: object, delta_divisor: int, L: int | None = None,
+                    N1: int | None = None) -> Fraction:
+    """(1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2) - (1 - eps), exactly, for eps_1 = eps/3,
+    N_2 = ceil(3 L N_1/eps) and delta = L N_2 eps/delta_divisor (PG21 Sec. IV-B, the
+    condition below eq. (14) with the constants of eq. (15)). Positive means the condition
+    holds. Without L and N_1: the worst case L N_1/N_2 = eps/3 (3 L N_1/eps an integer)."""
+    e = _eps(eps)
+    d = _positive_int(delta_divisor, "delta_divisor")
+    if (L is None) != (N1 is None):
+        raise ValueError("give both L and N1, or neither (worst case)")
+    x = e / 3 if L is None or N1 is None else Fraction(L * N1, theorem2_n2(e, L, N1))
+    return (1 - e / 3) * (1 - x) - 2 * e / d - (1 - e)
+
+
+def theorem2_h_infimum(eps: object, L: int, N1: int) -> Fraction:
+    """Infimum over rho < (1 - eps) L/(2 R-bar) of the drift bound of PG21 eq. (13),
+    h_13 = (1 - eps_1)(N_2 - L N_1) L/2 - N_2 rho R-bar, with the constants of eq. (15):
+    (L N_2/2) [(1 - eps/3)(1 - L N_1/N_2) - (1 - eps)], exactly (not attained). The h of
+    eq. (16) is justified by (13) only if it is at most this."""
+    e = _eps(eps)
+    n2 = theorem2_n2(e, L, N1)
+    return Fraction(L * n2, 2) * ((1 - e / 3) * (1 - Fraction(L * N1, n2)) - (1 - e))
+
+
+def prop1_eq28_odd_bound(u_prime: object, m: int, *, printed: bool = False) -> Fraction:
+    """Lower bound on Q_{2m+1} that PG21 Sec. V-C (proof of Prop. 1, Case 2.2.2) uses to
+    reach eq. (29) with the configuration e_1 + 2^(m-1) e_{2m+1}: U'/2^(m-1) as eq. (28)
+    states, or U'/(3 2^(m-1)) as printed between (28) and (29) (erratum PG21.Prop1.eq28)."""
+    u = _rational(u_prime, "u_prime")
+    mm = _positive_int(m, "m")
+    return u / (3 * 2 ** (mm - 1)) if printed else u / 2 ** (mm - 1)

@@ -17,7 +17,17 @@ import numpy as np
 from capacity import rho_star
 from capacity.brackets import quantile_brackets, rounded_rho_star
 from capacity.reduced import rho_vqs
-from proofs_checks.errata import prop2_mixture_weights, theorem2_margin
+from capacity.result import CapacityResult
+from proofs_checks.errata import (
+    PROP2_WEIGHTS,
+    THM2_DELTA_DIVISOR,
+    THM2_H_DIVISOR,
+    prop1_eq28_odd_bound,
+    prop2_mixture_weights,
+    theorem2_h_infimum,
+    theorem2_margin,
+    theorem2_n2,
+)
 from proofs_checks.registry import Verdict, register
 from theory import (
     Cell,
@@ -339,15 +349,55 @@ def _ratio(J: int, x: np.ndarray, w: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------------- Prop. 2
+def _prop2_lp_weights(res: CapacityResult) -> dict[tuple[int, int], Fraction]:
+    """The optimal mixture of a solved two-type configuration LP (PG21 eq. (61)) as
+    {(k_small, k_large): weight}, weights read from the solver and snapped to the nearest
+    rational of denominator <= 10^6 (a weight the snap moves by more than 1e-9 is kept
+    as the float's exact value, so it compares unequal to any small fraction)."""
+    if len(res.sizes) != 2:
+        raise ValueError(f"expected two job types, the LP has {len(res.sizes)}")
+    order = sorted(range(2), key=lambda j: res.sizes[j])
+    out: dict[tuple[int, int], Fraction] = {}
+    for t in res.mixture:
+        w = t.weight if isinstance(t.weight, Fraction) else Fraction(float(t.weight))
+        snapped = w.limit_denominator(10**6)
+        w = snapped if abs(float(snapped - w)) <= 1e-9 else w
+        if w <= 0:
+            continue
+        cfg = (int(t.config[order[0]]), int(t.config[order[1]]))
+        out[cfg] = out.get(cfg, F(0)) + w
+    return out
+
+
+def _interior(X: Partition, x: Fraction) -> bool:
+    """x lies in the interior of its cell of X, as PG21 Sec. VIII-C requires of both
+    sizes: not an end of the cell, so its upper-rounded size sup X_j exceeds x."""
+    c = X.cells[X.type_of(x)]
+    return c.lo < x < c.hi
+
+
 @register("PG21.Prop2", location="Sec. V-C, Prop. 2; proof Sec. VIII-C, eq. (61)",
-          statement="With sizes 1/2 - e and 1/2 + e equally likely (0 < e < 1/6), rho* = 2 "
+          statement="With sizes 1/2 - e and 1/2 + e equally likely (0 < e <= 1/6), rho* = 2 "
                     "(pairs fit exactly) but no upper-rounded partition whose cells hold the "
-                    "two sizes in their interiors supports more than 4/3 = (2/3) rho*.",
+                    "two sizes in their interiors supports more than 4/3 = (2/3) rho*; the "
+                    "LP's optimal weights on (2, 0) and (0, 1) are (1/3, 2/3), not the printed "
+                    "(1/3, 1/3); for e > 1/6 a partition reaches 3/2 (errata).",
           method="counterexample")
 def check_prop2(quick: bool) -> Verdict:
-    # e < 1/6 so that three jobs of size 1/2 - e never fit (see erratum PG21.Prop2.eps)
-    es = [F(1, 7), F(1, 10), F(1, 100), F(1, 1000), F(3, 19)] + ([] if quick else [
+    """PG21 Prop. 2 (Sec. V-C) by its counterexample of Sec. VIII-C, eq. (61).
+
+    For each e: rho* = 2 (certified LP), random partitions with both sizes interior support
+    at most 4/3, and the proof's best case (the small size's cell ends at 1/2) supports
+    exactly 4/3. The optimal weights are read from that LP's solution and compared with
+    the printed (1/3, 1/3) and the corrected (1/3, 2/3) (erratum PG21.Prop2.eq61). The
+    range of e (erratum PG21.Prop2.eps): at e = 1/6 every interior partition tried keeps
+    (3, 0) infeasible and stays at 4/3, and for e in (1/6, 1/3) a cut at 1/3 reaches 3/2.
+    """
+    # e <= 1/6 so that three upper-rounded jobs of size 1/2 - e never fit (PG21.Prop2.eps)
+    es = [F(1, 7), F(1, 10), F(1, 100), F(1, 1000), F(3, 19), F(1, 6)] + ([] if quick else [
         F(1, 10**6), F(1, 6) - F(1, 10**4), F(1, 13)])
+    printed_w = PROP2_WEIGHTS["printed"]
+    corrected_w = PROP2_WEIGHTS["corrected"]
     rng = np.random.default_rng(61)
     rows = []
     ok = True
@@ -367,54 +417,81 @@ def check_prop2(quick: bool) -> Verdict:
             tried += 1
             if up.value > best_up:
                 best_up = up.value
-                best_weights = [round(t.weight, 12) for t in up.mixture]
+                best_weights = [round(float(t.weight), 12) for t in up.mixture]
         # the best case of the proof: the cell of 1/2 - e ends at 1/2
         X_best = Partition([Cell(F(0), a - e / 2 if a - e / 2 > 0 else a / 2),
                             Cell(a - e / 2 if a - e / 2 > 0 else a / 2, F(1, 2)),
                             Cell(F(1, 2), b + (1 - b) / 2), Cell(b + (1 - b) / 2, F(1))])
         up_best = rounded_rho_star(dist, X_best, "up")
+        # the LP's optimal mixture, as the solver returned it
+        lp_w = _prop2_lp_weights(up_best)
+        lp_pair = (lp_w.get((2, 0), F(0)), lp_w.get((0, 1), F(0)))
+        configs_ok = set(lp_w) == {(2, 0), (0, 1)}
+        supported = prop2_mixture_weights(*lp_pair)
         good = (rs.certified and exact_two and best_up <= 4 / 3 + 1e-9
-                and abs(up_best.value - 4 / 3) <= 1e-9)
+                and abs(up_best.value - 4 / 3) <= 1e-9 and configs_ok
+                and lp_pair == corrected_w and lp_pair != printed_w
+                and supported == F(4, 3))
         ok &= good
         rows.append({"e": str(e), "rho_star": rs.value, "rho_star_certified": rs.certified,
                      "partitions_tried": tried, "max_upper_rounded": best_up,
                      "mixture_weights_at_max": best_weights,
                      "best_case_partition_value": up_best.value,
-                     # solver mixtures carry float weights
-                     "best_case_weights": sorted(round(float(t.weight), 12)
-                                                 for t in up_best.mixture)})
-    # erratum PG21.Prop2.eq61: the printed weights (1/3, 1/3) do not support 4/3
-    printed = prop2_mixture_weights(1 / 3, 1 / 3)
-    corrected = prop2_mixture_weights(1 / 3, 2 / 3)
-    # erratum PG21.Prop2.eps: for e in [1/6, 1/3) three small jobs fit, (2, 0) is not
-    # maximal and an upper-rounded partition reaches 3/2 > 4/3
-    e = F(1, 5)
-    dist = Discrete([F(1, 2) - e, F(1, 2) + e], [F(1, 2), F(1, 2)])
-    X = partition_from_cuts([F(0), F(1, 4), F(1, 3), F(1, 2), F(3, 4), F(1)])
-    wide = rounded_rho_star(dist, X, "up").value
-    ok &= wide > 4 / 3 + 1e-9 and printed is None and corrected == 4 / 3
-    return Verdict(_holds(ok), {"cases": rows, "bound": 4 / 3,
-                                "erratum_eq61": {"printed_weights": ["1/3", "1/3"],
-                                                 "printed_weights_are_a_distribution":
-                                                     printed is not None,
-                                                 "corrected_weights": ["1/3", "2/3"],
-                                                 "corrected_weights_workload": corrected},
-                                "erratum_eps_range": {"e": "1/5", "partition_cuts":
-                                                      ["1/4", "1/3", "1/2", "3/4"],
-                                                      "upper_rounded_rho": wide}})
+                     "best_case_lp_weights": {f"{k}": str(v) for k, v in sorted(lp_w.items())},
+                     "lp_weights_equal_corrected": lp_pair == corrected_w,
+                     "lp_weights_equal_printed": lp_pair == printed_w,
+                     "lp_weights_support": None if supported is None else str(supported)})
+    # erratum PG21.Prop2.eq61: the printed weights are not a distribution ((61) asks
+    # p_1 + p_2 = 1) and, used as they are, support only 2/3
+    printed_rho = prop2_mixture_weights(*printed_w)
+    printed_rho_sub = prop2_mixture_weights(*printed_w, require_distribution=False)
+    corrected_rho = prop2_mixture_weights(*corrected_w)
+    ok &= printed_rho is None and corrected_rho == F(4, 3)
+    # erratum PG21.Prop2.eps: e in (0, 1/6] is sharp
+    third = [F(0), F(1, 4), F(1, 3), F(1, 2), F(3, 4), F(1)]
+    eps_cases = [(F(1, 6), [F(0), F(1, 4), F(1, 2), F(3, 4), F(1)]),
+                 (F(1, 6), [F(0), F(1, 4), F(1, 3) + F(1, 1000), F(1, 2), F(3, 4), F(1)]),
+                 (F(1, 6), third),  # 1/3 on a cut: not interior, outside the construction
+                 (F(1, 6) + F(1, 10**4), third), (F(1, 5), third)]
+    eps_rows = []
+    for e, cuts in eps_cases:
+        a, b = F(1, 2) - e, F(1, 2) + e
+        dist = Discrete([a, b], [F(1, 2), F(1, 2)])
+        X = partition_from_cuts(cuts)
+        interior = _interior(X, a) and _interior(X, b)
+        up = rounded_rho_star(dist, X, "up")
+        three_fit = 3 * X.cells[X.type_of(a)].hi <= 1
+        if interior and e <= F(1, 6):
+            good = up.upper <= F(4, 3) and not three_fit
+        elif interior:
+            good = up.lower > F(4, 3) and three_fit
+        else:
+            good = True  # reported, not part of Prop. 2's construction
+        ok &= good
+        eps_rows.append({"e": str(e), "cuts": [str(c) for c in cuts[1:-1]],
+                         "both_interior": interior, "three_small_fit_rounded": three_fit,
+                         "upper_rounded_rho": str(up.lower) if up.lower == up.upper
+                         else [str(up.lower), str(up.upper)], "as_expected": good})
+    return Verdict(_holds(ok), {
+        "cases": rows, "bound": 4 / 3,
+        "erratum_eq61": {"printed_weights": [str(w) for w in printed_w],
+                         "printed_weights_are_a_distribution": printed_rho is not None,
+                         "printed_weights_support": str(printed_rho_sub),
+                         "corrected_weights": [str(w) for w in corrected_w],
+                         "corrected_weights_workload": str(corrected_rho),
+                         "lp_weights_match_corrected_every_e":
+                             all(r["lp_weights_equal_corrected"] for r in rows)},
+        "erratum_eps_range": eps_rows})
 
 
 def _partition_with_interior(rng: np.random.Generator, a: Fraction, b: Fraction):
     """A random partition of (0, 1] with a and b strictly inside cells."""
     cuts = {F(int(x * 10**6), 10**6) for x in rng.uniform(0, 1, int(rng.integers(1, 12)))}
     cuts = {c for c in cuts if 0 < c < 1 and c not in (a, b)}
-    # make sure neither a nor b is a cell's upper end
     pts = sorted({F(0), F(1), *cuts})
     X = partition_from_cuts(pts)
-    for x in (a, b):
-        c = X.cells[X.type_of(x)]
-        if c.hi == x:
-            return None
+    if not (_interior(X, a) and _interior(X, b)):
+        return None
     return X
 
 
@@ -453,28 +530,220 @@ def check_dyadic(quick: bool) -> Verdict:
 
 
 # --------------------------------------------------------------------------- Thm. 2
-@register("PG21.Thm2.constants", location="Sec. IV-B, eqs. (14)-(15)",
+@register("PG21.Thm2.constants", location="Sec. IV-B, eqs. (13)-(17)",
           statement="Constants eps_1 = eps/3, N_2 = ceil(3 L N_1/eps) and delta > 0 exist with "
                     "(1-eps) < (1-eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2), so the drift (14) "
                     "is negative for rho < (1-eps) L/(2 R-bar); delta = L N_2 eps/6 works, the "
-                    "printed delta = L N_2 eps/3 does not (erratum).",
+                    "printed delta = L N_2 eps/3 of (15) does not, and the h of (16) must be "
+                    "L N_2 eps/6, not L N_2 eps/3 (errata); the N_1 of (17) gives Lemma 1's "
+                    "probability 1 - eps_1.",
           method="exact")
 def check_thm2_constants(quick: bool) -> Verdict:
-    eps_grid = [i / 20 for i in range(1, 20)]
-    printed = {e: theorem2_margin(e, 3) for e in eps_grid}
-    fixed = {e: theorem2_margin(e, 6) for e in eps_grid}
-    printed_ok = all(v > 0 for v in printed.values())
-    fixed_ok = all(v > 0 for v in fixed.values())
-    # the claim holds with delta = L N_2 eps / 6; the printed delta fails for every eps,
-    # as the errata register (PG21.Thm2.eq15) records. If the printed constants ever
-    # passed, the erratum itself would be wrong: report that as a violation too.
-    verdict = _holds(fixed_ok and not printed_ok)
-    return Verdict(verdict, {
-        "printed_constants_hold": printed_ok,
-        "margin_printed_delta": {str(k): v for k, v in printed.items()},
-        "margin_delta_over_6": {str(k): v for k, v in fixed.items()},
-        "corrected_constants_hold": fixed_ok,
-        "erratum": "PG21.Thm2.eq15",
+    """PG21 Sec. IV-B, eqs. (13)-(17), in exact rational arithmetic.
+
+    Eq. (15): on a grid of (eps, L, N_1), the margin (1-eps_1)(1 - L N_1/N_2) -
+    2 delta/(L N_2) - (1 - eps) must be positive for the corrected delta and, as the
+    erratum PG21.Thm2.eq15 records, negative for the printed one (if the printed constants
+    ever passed, the erratum would be wrong: that is reported as a violation too).
+    Eq. (16): the infimum over rho < (1-eps) L/(2 R-bar) of eq. (13)'s drift bound must be
+    at least the corrected h and below the printed h (erratum PG21.Thm2.eq16).
+    Eq. (17): the least N_1 with N_1 > log(eps/(3L))/log(1 - mu^K_max) makes
+    (1 - (1 - mu^K_max)^N_1)^L > 1 - eps/3, the bound Lemma 1 (eqs. (10)-(11)) needs.
+    """
+    eps_grid = sorted({F(i, 20) for i in range(1, 20)} | {F(2, 7), F(1, 3), F(1, 7),
+                                                          F(1, 1000)})
+    Ls = [1, 2, 5] if quick else [1, 2, 5, 16]
+    N1s = [1, 3, 7, 50] if quick else [1, 3, 7, 50, 1000]
+    d_pr, d_co = THM2_DELTA_DIVISOR["printed"], THM2_DELTA_DIVISOR["corrected"]
+    h_pr, h_co = THM2_H_DIVISOR["printed"], THM2_H_DIVISOR["corrected"]
+    n = 0
+    eq15_printed_pass: list[dict[str, str]] = []
+    eq15_corrected_fail: list[dict[str, str]] = []
+    eq16_printed_pass: list[dict[str, str]] = []
+    eq16_corrected_fail: list[dict[str, str]] = []
+    for e in eps_grid:
+        for L in Ls:
+            for N1 in N1s:
+                n += 1
+                n2 = theorem2_n2(e, L, N1)
+                case = {"eps": str(e), "L": str(L), "N1": str(N1), "N2": str(n2)}
+                if theorem2_margin(e, d_pr, L, N1) > 0:
+                    eq15_printed_pass.append(case)
+                if not theorem2_margin(e, d_co, L, N1) > 0:
+                    eq15_corrected_fail.append(case)
+                h_inf = theorem2_h_infimum(e, L, N1)
+                if h_inf >= L * n2 * e / h_pr:
+                    eq16_printed_pass.append(case)
+                if not h_inf >= L * n2 * e / h_co:
+                    eq16_corrected_fail.append(case)
+    worst_case = {str(e): {"printed_delta": str(theorem2_margin(e, d_pr)),
+                           "corrected_delta": str(theorem2_margin(e, d_co))}
+                  for e in eps_grid}
+    # the registered instances (errata PG21.Thm2.eq15 and .eq16): eps = 3/10, L = N_1 = 1
+    e0 = F(3, 10)
+    n2_0 = theorem2_n2(e0, 1, 1)
+    rho_rbar = F(17, 50)  # below the threshold (1 - eps) L / 2 = 7/20
+    h13 = (1 - e0 / 3) * (n2_0 - 1) * F(1, 2) - n2_0 * rho_rbar
+    instance = {
+        "eps": "3/10", "L": 1, "N1": 1, "N2": n2_0,
+        "eq15_rhs_printed": str(theorem2_margin(e0, d_pr, 1, 1) + 1 - e0),
+        "eq15_rhs_corrected": str(theorem2_margin(e0, d_co, 1, 1) + 1 - e0),
+        "one_minus_eps": str(1 - e0),
+        "eq16_rho_Rbar": str(rho_rbar), "eq13_h_at_rho": str(h13),
+        "eq13_h_infimum": str(theorem2_h_infimum(e0, 1, 1)),
+        "eq16_h_printed": str(n2_0 * e0 / h_pr), "eq16_h_corrected": str(n2_0 * e0 / h_co),
+    }
+    inst_ok = (theorem2_margin(e0, d_pr, 1, 1) < 0 < theorem2_margin(e0, d_co, 1, 1)
+               and n2_0 * e0 / h_co <= h13 < n2_0 * e0 / h_pr)
+    # eq. (17): N_1 from the logarithm, then checked exactly
+    eq17 = []
+    eq17_ok = True
+    for mu in (F(1, 2), F(1, 5)):
+        for K in (1, 2, 3):
+            for L in (1, 3):
+                for e in (F(3, 10), F(1, 20)):
+                    q = 1 - mu**K
+                    target = e / (3 * L)  # (1 - mu^K)^N_1 < eps_1 / L
+                    N1 = max(1, int(np.floor(np.log(float(target)) / np.log(float(q)))))
+                    while q**N1 >= target:
+                        N1 += 1
+                    while N1 > 1 and q ** (N1 - 1) < target:
+                        N1 -= 1
+                    good = (1 - q**N1) ** L > 1 - e / 3
+                    eq17_ok &= good
+                    eq17.append({"mu": str(mu), "K_max": K, "L": L, "eps": str(e), "N1": N1,
+                                 "lemma1_bound_holds": good})
+    ok = (not eq15_printed_pass and not eq15_corrected_fail and not eq16_printed_pass
+          and not eq16_corrected_fail and inst_ok and eq17_ok)
+    return Verdict(_holds(ok), {
+        "grid_cases": n, "eps": [str(e) for e in eps_grid], "L": Ls, "N1": N1s,
+        "delta_divisor": {"printed": d_pr, "corrected": d_co},
+        "h_divisor": {"printed": h_pr, "corrected": h_co},
+        # kept for readers of older reports: True would contradict the erratum
+        "printed_constants_hold": bool(eq15_printed_pass),
+        "corrected_constants_hold": not eq15_corrected_fail,
+        "eq15_printed_delta_passes": eq15_printed_pass[:5],
+        "eq15_corrected_delta_fails": eq15_corrected_fail[:5],
+        "eq16_printed_h_justified": eq16_printed_pass[:5],
+        "eq16_corrected_h_unjustified": eq16_corrected_fail[:5],
+        "margin_worst_case_x_eq_eps_over_3": worst_case,
+        "instance": instance, "instance_separates": inst_ok,
+        "eq17": eq17, "eq17_holds": eq17_ok,
+        "errata": ["PG21.Thm2.eq15", "PG21.Thm2.eq16"],
+    })
+
+
+# ---------------------------------------------------- Prop. 1, Case 2.2.2 (erratum)
+def _eq28_instance() -> tuple[dict[str, object], dict[int, Fraction], bool]:
+    """The separating instance of erratum PG21.Prop1.eq28 (PG21 Sec. V-C, proof of Prop. 1,
+    Case 2.2.2), built and checked exactly: a refinement X of the universal partition I
+    for J = 3, a feasible upper-rounded configuration k^X with one job of type 1, one of
+    type 2 and one of type 5, and I-level queue lengths Q. Returns the evidence, Q and
+    whether the instance is realisable and in Case 2.2.2."""
+    J = 3
+    I = universal_partition(J)
+    lo = F(1, 2**J)
+    extra = [F(13, 100), F(103, 300), F(51, 100)]  # upper ends of k^X's cells
+    cuts = sorted({F(0), lo, *[c.hi for c in I.cells], *extra})
+    X = partition_from_cuts(cuts)
+    # refinement: every X-cell above 1/2^J lies inside one I-cell (I's cuts are X's cuts)
+    refines = all(I.type_of(c.hi) == I.type_of((c.lo + c.hi) / 2)
+                  for c in X.cells if c.lo >= lo)
+    kx_sizes = extra  # one job of each
+    feasible = is_feasible([1, 1, 1], kx_sizes, 1)
+    types = [I.type_of(x) for x in kx_sizes]  # expected 5, 2, 1
+    Q = {1: F(6), 2: F(3), 3: F(1), 5: F(3)}
+    qx = {t: Q[t] for t in types}  # all of VQ_t's jobs in k^X's cell of type t
+    U = sum(qx.values(), F(0))
+    case222 = (types == [5, 2, 1] and 2 * U / 3 > Q[1] >= U / 2 and Q[2] < U / 3)
+    u_prime = U - Q[1] - Q[2]
+    evidence: dict[str, object] = {
+        "J": J, "X_cuts": [str(c) for c in cuts], "refines_I": refines,
+        "kx_upper_sizes": [str(x) for x in kx_sizes], "kx_types": types,
+        "kx_load": str(sum(kx_sizes, F(0))), "kx_feasible": feasible,
+        "Q": {j: str(v) for j, v in Q.items()}, "U": str(U), "U_prime": str(u_prime),
+        "case_2_2_2": case222}
+    return evidence, Q, bool(refines and feasible and case222)
+
+
+@register("PG21.Prop1.eq28", location="Sec. V-C, proof of Prop. 1, Case 2.2.2, eqs. (28)-(29)",
+          statement="In Case 2.2.2 (2U/3 > Q_1 >= U/2, a type-2 job in k^X, Q_2 < U/3, "
+                    "U' = U - Q_1 - Q_2), Q_{2m+1} >= U'/2^(m-1) as in eq. (28) makes "
+                    "e_1 + 2^(m-1) e_{2m+1} weigh more than 2U/3 (eq. (29)); the hypothesis "
+                    "printed before (29), Q_{2m+1} >= U'/(3 2^(m-1)), does not (erratum).",
+          method="exhaustive")
+def check_prop1_eq28(quick: bool) -> Verdict:
+    """PG21 Sec. V-C, proof of Prop. 1, Case 2.2.2, eqs. (28)-(29), exactly.
+
+    (i) The registered instance (erratum PG21.Prop1.eq28) is realisable: X refines I,
+    k^X is feasible, the state is in Case 2.2.2; there the printed hypothesis holds at
+    m = 1 while e_1 + e_3 weighs less than 2U/3, the corrected bound gives (29) wherever it
+    holds, and K_RED^(3) still has a configuration of weight >= 2U/3 (Prop. 1 stands).
+    (ii) Exhaustively over integer states U <= U_max, Q_1, Q_2 in Case 2.2.2, m and
+    Q_{2m+1}: every state meeting the corrected bound reaches 2U/3 with
+    e_1 + 2^(m-1) e_{2m+1}, and some state meeting the printed bound does not.
+    """
+    inst, Q, realisable = _eq28_instance()
+    J = 3
+    U = Q[1] + Q[2] + Q[5]  # <k^X, Q^X>: one job each of types 1, 2, 5
+    up = U - Q[1] - Q[2]
+
+    def weight(m: int) -> Fraction:  # <e_1 + 2^(m-1) e_{2m+1}, Q>
+        return Q.get(1, F(0)) + 2 ** (m - 1) * Q.get(2 * m + 1, F(0))
+
+    per_m = []
+    for m in range(1, J):
+        q = Q.get(2 * m + 1, F(0))
+        pr = q >= prop1_eq28_odd_bound(up, m, printed=True)
+        co = q >= prop1_eq28_odd_bound(up, m)
+        per_m.append({"m": m, "Q_2m+1": str(q), "printed_hypothesis": pr,
+                      "corrected_hypothesis": co, "weight": str(weight(m)),
+                      "exceeds_2U_over_3": weight(m) > 2 * U / 3,
+                      "below_2U_over_3": weight(m) < 2 * U / 3})
+    # (29) claims > 2U/3; the printed hypothesis admits a weight below even (22)'s 2U/3
+    printed_gap = any(r["printed_hypothesis"] and r["below_2U_over_3"] for r in per_m)
+    corrected_sound = all(r["exceeds_2U_over_3"] for r in per_m if r["corrected_hypothesis"])
+    corrected_some = any(r["corrected_hypothesis"] for r in per_m)
+    red = reduced_configurations(J).configs
+    qvec = [Q.get(j, F(0)) for j in range(2 * J)]
+    best_red = max(sum((int(k[j]) * qvec[j] for j in range(2 * J)), F(0)) for k in red)
+    inst_ok = (realisable and printed_gap and corrected_sound and corrected_some
+               and best_red >= 2 * U / 3)
+    # exhaustive over small integer states of Case 2.2.2
+    u_max = 24 if quick else 40
+    states = 0
+    printed_bad = None
+    corrected_bad = None
+    for u in range(1, u_max + 1):
+        Uf = F(u)
+        for q1 in range(0, u + 1):
+            if not 2 * Uf / 3 > q1 >= Uf / 2:
+                continue
+            for q2 in range(0, u - q1 + 1):
+                if not q2 < Uf / 3:
+                    continue
+                upr = Uf - q1 - q2
+                for m in range(1, 5):
+                    for q_odd in range(0, 2 * u + 1):
+                        states += 1
+                        w = q1 + 2 ** (m - 1) * q_odd
+                        if (corrected_bad is None and not w > 2 * Uf / 3
+                                and q_odd >= prop1_eq28_odd_bound(upr, m)):
+                            corrected_bad = {"U": u, "Q1": q1, "Q2": q2, "m": m,
+                                             "Q_2m+1": q_odd}
+                        if (printed_bad is None and w < 2 * Uf / 3
+                                and q_odd >= prop1_eq28_odd_bound(upr, m, printed=True)):
+                            printed_bad = {"U": u, "Q1": q1, "Q2": q2, "m": m,
+                                           "Q_2m+1": q_odd}
+    ok = inst_ok and corrected_bad is None and printed_bad is not None
+    return Verdict(_holds(ok), {
+        "instance": inst,
+        "instance_per_m": per_m, "instance_max_weight_K_RED": str(best_red),
+        "two_thirds_U": str(2 * U / 3), "instance_separates": inst_ok,
+        "exhaustive_states": states, "U_max": u_max,
+        "corrected_bound_counterexample": corrected_bad,
+        "printed_bound_counterexample": printed_bad,
+        "erratum": "PG21.Prop1.eq28",
     })
 
 
