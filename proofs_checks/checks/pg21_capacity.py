@@ -9,8 +9,9 @@ paper's bound; none asserts a stored answer.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -278,74 +279,313 @@ def _product_chunks(n: int, qmax: int, size: int):
 
 
 # --------------------------------------------------------------------------- Lemma 3
+#: PG21 Sec. VIII-B, Lemma 3 (used by Thm. 3, Sec. V-C): rho_VQS(F, J) >= LEMMA3_BOUND rho*
+#: whenever every size exceeds 1/2^J. Sec. V-C Prop. 2 (proof Sec. VIII-C, eq. (61)) shows
+#: the constant is sharp: sizes 1/2 - e and 1/2 + e, equally likely, have ratio exactly 2/3.
+LEMMA3_BOUND = F(2, 3)
+#: a case violates the lemma when its certified ratio interval ends this far below the bound
+LEMMA3_TOL = 1e-9
+#: the check must come this close to the bound (the Prop. 2 family reaches it exactly); a
+#: search that stays far above 2/3 cannot tell a right K_RED from a too generous one
+LEMMA3_REACH = 1e-9
+#: grids of the search: sizes are multiples of 1/_SIZE_GRID, probabilities are integer
+#: weights normalised by their sum (_WEIGHT_GRID in total)
+_SIZE_GRID = 10_000
+_WEIGHT_GRID = 1_000
+
+
 @register("PG21.Lemma3", location="Sec. VIII-B, Lemma 3 (with Thm. 3)",
           statement="If every size exceeds 1/2^J, rho* P^(I) scaled by 2/3 lies in "
                     "L Conv(K_RED^(J)): rho_VQS(F, J) >= (2/3) rho*.",
           method="property")
 def check_lemma3(quick: bool) -> Verdict:
+    """PG21 Sec. VIII-B, Lemma 3 (with Thm. 3): rho_VQS(F, J) >= (2/3) rho*, where
+    rho_VQS = max{rho : rho P^(I) <= L x, x in Conv(K_RED^(J))} (K_RED of Def. 6, eq. (19);
+    P^(I) the VQ probabilities (6) on the universal partition (18)).
+
+    Three parts, all on the K_RED that :func:`reduced_configurations` gives this module:
+
+    1. every row of K_RED^(J) is feasible for the upper-rounded VQs: sum_j k_j sup I_j <= 1,
+       exactly in Fractions (J = 2..10 quick, 2..20 full);
+    2. random discrete F_R with sizes above 1/2^J, on L = 1..3 servers;
+    3. an adversarial search started from the family of Prop. 2 (Sec. V-C; Sec. VIII-C):
+       sizes 1/2 - e and 1/2 + e equally likely, 0 < e < 1/6, whose ratio is exactly 2/3,
+       then from perturbations of it (sizes and weights moved, a third atom added) by
+       coordinate descent on a grid, and in the full mode also from random starts.
+
+    Each case's rho_VQS is the certified interval of the check's own LP over the rows of
+    K_RED (scipy HiGHS, re-checked in exact arithmetic: primal weights give the lower end,
+    dual prices the upper end) and must agree with the library's :func:`rho_vqs`. The
+    verdict fails on an infeasible row, a disagreement, a certified ratio below
+    LEMMA3_BOUND - LEMMA3_TOL, or a search whose lowest ratio stays above
+    LEMMA3_BOUND + LEMMA3_REACH (the bound is attained on the Prop. 2 family).
+    """
     rng = np.random.default_rng(3)
+    feas = _kred_feasibility(range(2, 11 if quick else 21))
+    ok = not feas["infeasible_rows"]
     n = 20 if quick else 150
-    ok = True
     lowest: tuple[float, dict[str, object] | None] = (np.inf, None)
+    disagreements: list[dict[str, object]] = []
+    below: list[dict[str, object]] = []
     for _ in range(n):
         J = int(rng.integers(2, 6))
         dist = _random_discrete(rng, lo=1 / 2**J + 1e-3, hi=1.0)
         L = int(rng.integers(1, 4))
-        v = rho_vqs(dist, J, servers=L)
-        lo_ratio = v.ratio_bounds[0]
-        if v.ratio_bounds[1] < 2 / 3 - 1e-9:
-            ok = False
-        if lo_ratio < lowest[0]:
-            lowest = (lo_ratio, {"J": J, "L": L, "sizes": [str(s) for s in dist.sizes],
-                                 "probs": [str(p) for p in dist.probs]})
-    # adversarial search: two or three sizes, coordinate search to push the ratio down
-    search_best = _lemma3_search(rng, 4 if quick else 30)
-    if search_best[0] < 2 / 3 - 1e-9:
-        ok = False
+        case = _lemma3_case(dist, J, L)
+        where = {"J": J, "L": L, "sizes": [str(s) for s in dist.sizes],
+                 "probs": [str(p) for p in dist.probs]}
+        if not case["agree"]:
+            disagreements.append({**where, **_case_evidence(case)})
+        if case["ratio_hi"] < LEMMA3_BOUND - LEMMA3_TOL:
+            below.append({**where, **_case_evidence(case)})
+        if case["ratio_lo"] < lowest[0]:
+            lowest = (float(case["ratio_lo"]), where)
+    search = _lemma3_search(rng, seeds=4 if quick else 12, perturbed=2 if quick else 10,
+                            rounds=0 if quick else 20)
+    disagreements += search["disagreements"]
+    below += search["below_bound"]
+    reached = min(lowest[0], search["lowest_ratio"])
+    sharp = reached <= LEMMA3_BOUND + LEMMA3_REACH
+    ok = ok and not disagreements and not below and sharp
     return Verdict(_holds(ok), {
+        "bound": float(LEMMA3_BOUND), "tolerance": LEMMA3_TOL,
+        "kred_feasibility": feas,
         "random_distributions": n, "seed": 3,
         "lowest_ratio_random": lowest[0], "lowest_random_case": lowest[1],
-        "search_lowest_ratio": search_best[0], "search_case": search_best[1],
-        "bound": 2 / 3,
+        "search_lowest_ratio": search["lowest_ratio"], "search_case": search["case"],
+        "search": {k: v for k, v in search.items()
+                   if k not in ("lowest_ratio", "case", "disagreements", "below_bound")},
+        "lowest_ratio": reached, "distance_to_bound": reached - float(LEMMA3_BOUND),
+        "reaches_bound_within": LEMMA3_REACH, "reaches_bound": sharp,
+        "disagreements_with_rho_vqs": disagreements[:5],
+        "cases_below_bound": below[:5],
     })
 
 
-def _lemma3_search(rng: np.random.Generator, rounds: int) -> tuple[float, dict | None]:
-    best: tuple[float, dict | None] = (np.inf, None)
+def _kred_feasibility(Js: Iterable[int]) -> dict[str, Any]:
+    """PG21 Def. 6, eq. (19) with the partition (18): every row k of K_RED^(J) must fit a
+    unit server when VQ_j's jobs are rounded up to sup I_j, sum_j k_j sup I_j <= 1 (exact
+    Fractions); rows must be non-zero, non-negative and have 2J entries. Lemma 3's x lies in
+    Conv(K_RED), so one infeasible row would "support" workloads no server can serve."""
+    bad: list[dict[str, object]] = []
+    rows = 0
+    Js = list(Js)
+    for J in Js:
+        red = reduced_configurations(J)
+        ups = [F(u) for u in universal_partition(J).upper_sizes]
+        for i, k in enumerate(np.asarray(red.configs).tolist()):
+            rows += 1
+            counts = [int(c) for c in k]
+            label = red.labels[i] if i < len(red.labels) else f"row {i}"
+            shape_ok = (len(counts) == len(ups) and all(c >= 0 for c in counts)
+                        and any(counts))
+            total = sum((c * u for c, u in zip(counts, ups, strict=False)), F(0))
+            if not shape_ok or total > 1:
+                bad.append({"J": J, "config": label, "counts": counts,
+                            "rounded_total": str(total)})
+    return {"J": [Js[0], Js[-1]], "rows": rows, "infeasible_rows": bad}
+
+
+def _kred_lp(P: Sequence[Number], K: np.ndarray, L: int) -> tuple[Number, Number]:
+    """Certified interval of max{rho : rho P <= L x, x in Conv(K)} (PG21 Lemma 3, the LP
+    under Thm. 3) over the rows K given: HiGHS through scipy, then the primal weights
+    (rounded to nearby rationals and re-normalised) give a lower end and the dual prices y
+    an upper end L max_k <y, k> / <y, P>, both in exact arithmetic when P is rational."""
+    from scipy.optimize import linprog
+
+    K = np.asarray(K, dtype=np.int64).reshape(-1, len(P))
+    support = [j for j, p in enumerate(P) if p > 0]
+    n = len(K)
+    if n == 0 or not support:
+        return F(0), F(0)
+    A = np.zeros((len(support) + 1, n + 1))
+    for r, j in enumerate(support):
+        A[r, :n] = -L * K[:, j]
+        A[r, n] = float(P[j])
+    A[-1, :n] = 1.0
+    b = np.zeros(len(support) + 1)
+    b[-1] = 1.0
+    c = np.zeros(n + 1)
+    c[n] = -1.0
+    res = linprog(c, A_ub=A, b_ub=b, bounds=[(0, None)] * (n + 1), method="highs")
+    if res.status != 0:
+        return F(0), float("inf")
+    exact = all(isinstance(p, Fraction) for p in P)
+
+    def num(v: float) -> Number:
+        return F(max(float(v), 0.0)).limit_denominator(10**9) if exact else max(float(v), 0.0)
+
+    w = [num(v) for v in res.x[:n]]
+    tot = sum(w)
+    if tot > 1:
+        w = [v / tot for v in w]
+    lower = L * min(sum(int(K[i, j]) * w[i] for i in range(n)) / P[j] for j in support)
+    y = [num(-v) for v in res.ineqlin.marginals[:len(support)]]
+    yP = sum(y[r] * P[j] for r, j in enumerate(support))
+    if yP <= 0:
+        return lower, float("inf")
+    beta = max(sum(int(K[i, j]) * y[r] for r, j in enumerate(support)) for i in range(n))
+    return lower, L * beta / yP
+
+
+def _lemma3_case(dist: Discrete, J: int, L: int) -> dict[str, Any]:
+    """One distribution: rho_VQS / rho* (PG21 Lemma 3) with rho_VQS from :func:`_kred_lp` on
+    the K_RED this module sees and rho* certified by :func:`rho_vqs`; the library's rho_VQS
+    interval must overlap the check's."""
+    v = rho_vqs(dist, J, servers=L)
+    lo, hi = _kred_lp(v.probabilities, reduced_configurations(J).configs, L)
+    slack = 1e-9
+    agree = (float(lo) <= float(v.upper) * (1 + slack) + slack
+             and float(v.lower) <= float(hi) * (1 + slack) + slack)
+    # exact ratios when rho_VQS is exact and rho* is representable (Prop. 2: 4/3 over 2)
+    r_lo = lo / F(v.rho_star_upper) if isinstance(lo, Fraction) else float(lo) / v.rho_star_upper
+    r_hi = (hi / F(v.rho_star_lower) if isinstance(hi, Fraction) and v.rho_star_lower > 0
+            else float(hi) / v.rho_star_lower if v.rho_star_lower > 0 else float("inf"))
+    return {"ratio_lo": r_lo, "ratio_hi": r_hi, "rho_vqs": (lo, hi),
+            "rho_vqs_library": (v.lower, v.upper),
+            "rho_star": (v.rho_star_lower, v.rho_star_upper), "agree": agree}
+
+
+def _case_evidence(case: dict[str, Any]) -> dict[str, object]:
+    return {"ratio": [float(case["ratio_lo"]), float(case["ratio_hi"])],
+            "rho_vqs_check": [str(v) for v in case["rho_vqs"]],
+            "rho_vqs_library": [float(v) for v in case["rho_vqs_library"]],
+            "rho_star": list(case["rho_star"])}
+
+
+def _lemma3_search(rng: np.random.Generator, seeds: int, perturbed: int,
+                   rounds: int) -> dict[str, Any]:
+    """Adversarial search for a low rho_VQS / rho* (PG21 Lemma 3), seeded with the family of
+    PG21 Sec. V-C Prop. 2 / Sec. VIII-C: sizes 1/2 - e, 1/2 + e with probabilities 1/2,
+    0 < e < 1/6 (the range of e is sharp, see erratum PG21.Prop2.eps), where the ratio is
+    exactly 2/3. ``perturbed`` starts move both sizes by up to 0.02 and the weights by up to
+    0.1 and may add a third atom, then descend (:func:`_descend`); ``rounds`` more starts are
+    uniformly random, two or three sizes above 1/2^J, as the search had before."""
+    G, W = _SIZE_GRID, _WEIGHT_GRID
+    memo: dict[tuple, dict[str, Any] | None] = {}
+    out: dict[str, Any] = {"lowest_ratio": float("inf"), "case": None,
+                           "disagreements": [], "below_bound": []}
+
+    def evaluate(J: int, sizes: tuple[int, ...], weights: tuple[int, ...]) -> float | None:
+        key = (J, sizes, weights)
+        if key not in memo:
+            memo[key] = _ratio(J, sizes, weights)
+            case = memo[key]
+            if case is not None:
+                where = _grid_case(J, sizes, weights)
+                if not case["agree"]:
+                    out["disagreements"].append({**where, **_case_evidence(case)})
+                if case["ratio_hi"] < LEMMA3_BOUND - LEMMA3_TOL:
+                    out["below_bound"].append({**where, **_case_evidence(case)})
+                if case["ratio_lo"] < out["lowest_ratio"]:
+                    out["lowest_ratio"] = float(case["ratio_lo"])
+                    out["case"] = {**where, "exact_ratio": str(case["ratio_lo"])}
+        case = memo[key]
+        return None if case is None else float(case["ratio_lo"])
+
+    family: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    seed_ratios = []
+    for _ in range(seeds):
+        J = int(rng.integers(2, 6))
+        e = int(rng.integers(1, G // 6 + 1))  # 0 < e <= 1666/10^4 < 1/6
+        start = (J, (G // 2 - e, G // 2 + e), (W // 2, W // 2))
+        family.append(start)
+        seed_ratios.append(evaluate(*start))
+    descents: list[dict[str, Any]] = []
+    for i in range(perturbed):
+        J, (a, b), _w = family[i % len(family)] if family else (2, (G // 2, G // 2), ())
+        lo_size = G // 2**J + 1
+        ps = [min(G, max(lo_size, a + int(rng.integers(-200, 201)))),
+              min(G, max(lo_size, b + int(rng.integers(-200, 201))))]
+        q = W // 2 + int(rng.integers(-100, 101))
+        pw = [q, W - q]
+        if rng.random() < 0.5:  # a third atom with a little mass taken from the others
+            ps.append(int(rng.integers(lo_size, G + 1)))
+            t = int(rng.integers(10, 101))
+            pw = [q - t // 2, W - q - (t - t // 2), t]
+        st, wt = tuple(ps), tuple(pw)
+        r0 = evaluate(J, st, wt)
+        r1 = _descend(evaluate, J, st, wt)
+        descents.append({"start": _grid_case(J, st, wt), "start_ratio": r0, "end_ratio": r1})
+    random_lowest = float("inf")
     for _ in range(rounds):
         J = int(rng.integers(2, 5))
         k = int(rng.integers(2, 4))
-        x = rng.uniform(1 / 2**J + 1e-3, 1, k)
-        w = rng.uniform(0.1, 1, k)
-        cur = _ratio(J, x, w)
-        step = 0.05
-        for _it in range(30):
-            improved = False
-            for i in range(k):
-                for delta in (-step, step):
-                    x2 = x.copy()
-                    x2[i] = min(1.0, max(1 / 2**J + 1e-3, x2[i] + delta))
-                    r = _ratio(J, x2, w)
-                    if r < cur - 1e-12:
-                        x, cur, improved = x2, r, True
-            if not improved:
-                step /= 2
-                if step < 1e-3:
-                    break
-        if cur < best[0]:
-            best = (cur, {"J": J, "sizes": [round(float(v), 4) for v in x],
-                          "weights": [round(float(v), 4) for v in w / w.sum()]})
-    return best
+        lo_size = G // 2**J + 1
+        rs = tuple(int(v) for v in rng.integers(lo_size, G + 1, k))
+        rw = tuple(int(v) for v in rng.integers(100, 1001, k))
+        r = _descend(evaluate, J, rs, rw)
+        if r is not None:
+            random_lowest = min(random_lowest, r)
+    out.update({
+        "size_grid": f"1/{G}", "prop2_seeds": seeds,
+        "prop2_seed_ratios": seed_ratios,
+        "perturbed_descents": descents,
+        "lowest_after_perturbed_descent": min(
+            (d["end_ratio"] for d in descents if d["end_ratio"] is not None),
+            default=None),
+        "random_start_descents": rounds,
+        "lowest_after_random_descent": random_lowest if rounds else None,
+        "evaluations": len(memo),
+    })
+    return out
 
 
-def _ratio(J: int, x: np.ndarray, w: np.ndarray) -> float:
-    sizes = [str(round(float(v), 4)) for v in x]
-    ww = np.round(w / w.sum() * 1000).astype(int)
-    ww[ww == 0] = 1
-    dist = Discrete(sizes, [F(int(a), int(ww.sum())) for a in ww])
-    if dist.support()[0] <= F(1, 2**J):
-        return np.inf
-    return rho_vqs(dist, J).ratio_bounds[0]
+def _descend(evaluate: Callable[..., float | None], J: int, sizes: tuple[int, ...],
+             weights: tuple[int, ...]) -> float | None:
+    """Coordinate descent on the grid: move one size by +-step (kept in (1/2^J, 1]) or
+    move step units of weight from one atom to another (an atom whose weight reaches 0
+    leaves the distribution); steps halve down to one grid unit."""
+    G = _SIZE_GRID
+    cur = evaluate(J, sizes, weights)
+    if cur is None:
+        return None
+    s_step, w_step = 512, 128
+    lo_size = G // 2**J + 1
+    while True:
+        improved = False
+        moves: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        for i in range(len(sizes)):
+            for d in (-s_step, s_step):
+                v = sizes[i] + d
+                if lo_size <= v <= G:
+                    moves.append((sizes[:i] + (v,) + sizes[i + 1:], weights))
+        for i, j in itertools.permutations(range(len(sizes)), 2):
+            if weights[i] >= w_step:
+                wl = list(weights)
+                wl[i] -= w_step
+                wl[j] += w_step
+                moves.append((sizes, tuple(wl)))
+        for s2, w2 in moves:
+            r = evaluate(J, s2, w2)
+            if r is not None and r < cur - 1e-12:
+                sizes, weights, cur, improved = s2, w2, r, True
+                break
+        if not improved:
+            if s_step == 1 and w_step == 1:
+                return cur
+            s_step, w_step = max(1, s_step // 2), max(1, w_step // 2)
+
+
+def _grid_case(J: int, sizes: tuple[int, ...], weights: tuple[int, ...]) -> dict[str, object]:
+    tot = sum(weights)
+    return {"J": J, "sizes": [str(F(s, _SIZE_GRID)) for s in sizes],
+            "probs": [str(F(w, tot)) for w in weights]}
+
+
+def _ratio(J: int, sizes: tuple[int, ...], weights: tuple[int, ...]) -> dict[str, Any] | None:
+    """The case of :func:`_lemma3_case` on one server for sizes s/_SIZE_GRID with
+    probabilities proportional to ``weights`` (equal sizes merged, zero weights dropped);
+    None outside Lemma 3's hypothesis (a size at most 1/2^J) or off the unit interval."""
+    mass: dict[Fraction, int] = {}
+    for s, w in zip(sizes, weights, strict=True):
+        if w > 0:
+            mass[F(s, _SIZE_GRID)] = mass.get(F(s, _SIZE_GRID), 0) + w
+    if not mass or min(mass) <= F(1, 2**J) or max(mass) > 1:
+        return None
+    tot = sum(mass.values())
+    dist = Discrete(sorted(mass), [F(mass[s], tot) for s in sorted(mass)])
+    return _lemma3_case(dist, J, 1)
 
 
 # --------------------------------------------------------------------------- Prop. 2
