@@ -216,8 +216,13 @@ def universal_partition(J: int) -> Partition:
 
     Sizes in (0, 1/2^J] join the last virtual queue VQ_{2J-1} (PG21 Sec. V-A), so the
     last cell here is ``(0, (2/3) 2^{-(J-1)}]``; its upper-rounded size is unchanged.
-    (When VQS schedules such a job it counts it as size 1/2^J; see
-    :func:`theory.bounds.universal_scheduled_size`.)
+    PG21 V-A: such jobs are placed in VQ_{2J-1} "and their resource sizes are rounded up
+    to 1/2^J" (the other jobs join their VQ "without rounding"). This affects what the
+    job occupies in a server, not how configurations count it: Q_{2J-1} counts jobs
+    (eq. (20)), so a small job counts once either way. VQS and VQS-BF (by default,
+    ``small_jobs="rounded"`` in :mod:`policies.slotted.vqs`) pack such a job as size
+    1/2^J (:func:`theory.bounds.universal_scheduled_size`); ``small_jobs="actual"``
+    packs it at its real size.
     """
     if not isinstance(J, int) or J < 2:
         raise ValueError(f"the universal partition needs an integer J > 1 (eq. 18), got {J!r}")

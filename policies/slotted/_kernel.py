@@ -6,7 +6,9 @@ last service slot is t leaves (in increasing job id, which fixes the float round
 of the server loads; a server left with no job gets load exactly 0).
 
 A job j fits server l iff ``size[j] <= cap[l] - load[l] + eps`` with
-``eps = FEASIBILITY_RTOL * max(cap)`` (the toolkit's one feasibility tolerance).
+``eps = FEASIBILITY_RTOL * max(cap)`` (the toolkit's one feasibility tolerance); for
+VQS and VQS-BF with rounding of small jobs (PG21 V-A), ``size`` and ``load`` are the
+packing sizes max(size, cap / 2^J) and their sum.
 
 Data structures (all exact reformulations of the papers' linear scans):
 
@@ -17,6 +19,12 @@ Data structures (all exact reformulations of the papers' linear scans):
 * queued jobs by arrival: a min-size tree over job ids answers "the first queued job
   that fits somewhere" (BF-J, FIFO-FF with skipping);
 * virtual queues: per-type FIFO lists with lazy deletion (head-of-line, PG21 V-B);
+  for VQS step (ii) with skipping, a min-size tree over the positions of the per-type
+  lists answers "the earliest queued job of VQ_j that fits" in O(log n);
+* packing sizes: with ``VQ_ROUND_SMALL`` a job occupies max(size, cap / 2^J) (PG21
+  V-A); every fit test, load, residual and size rank of the kernel uses this packing
+  size, while the queued-resource and busy series and the occupancy metrics use the
+  real sizes (without the option the two are the same array);
 * servers: an array sorted by (residual, index) for best fit, and a max-residual tree
   over indices for first fit and for "the next server, in index order, that some
   job can still enter".
@@ -37,6 +45,14 @@ import numpy as np
 from numba import njit
 
 BFJ, BFS, BFJS, VQS, VQSBF, FIFOFF, FIFOFF_SKIP, MAXWEIGHT = range(8)
+
+#: Option bits OR-ed into the policy code of VQS / VQS-BF (``code & POLICY_MASK`` is the
+#: policy). ``VQ_ROUND_SMALL``: jobs of size <= cap / 2^J occupy cap / 2^J while in
+#: service (PG21 Sec. V-A; 2J = ntypes, servers identical). ``VQ_HOL_SKIP``: VQS step
+#: (ii) passes over a VQ_j job that does not fit and tries the next one (PG21 V-B).
+VQ_ROUND_SMALL = 1 << 8
+VQ_HOL_SKIP = 1 << 9
+POLICY_MASK = (1 << 8) - 1
 
 NOT_ARRIVED, QUEUED, STARTED = 0, 1, 2
 
@@ -109,6 +125,24 @@ def _leftmost_geq(tree, P, i, x, eps):
 
 
 @njit(cache=True)
+def _leftmost_leq_from(tree, P, i, x):
+    """Smallest leaf index >= i whose value is <= x, or -1 (min tree)."""
+    if i >= P:
+        return -1
+    node = i + P
+    if tree[node] <= x:
+        return i
+    while node > 1:
+        if (node & 1) == 0 and tree[node + 1] <= x:
+            node += 1
+            while node < P:
+                node = 2 * node if tree[2 * node] <= x else 2 * node + 1
+            return node - P
+        node >>= 1
+    return -1
+
+
+@njit(cache=True)
 def _min_set(tree, P, i, v):
     node = i + P
     tree[node] = v
@@ -140,11 +174,13 @@ State = namedtuple(
         # inputs
         "size", "duration", "cap", "eps", "rank", "rank_vals", "jtype", "T",
         "cfg_k", "cfg_main", "cfg_k1", "track_jobs", "stall", "track_sorted",
+        # real sizes (``size`` is the packing size) and VQS step (ii) skipping
+        "rsize", "hol_skip", "vtree", "PV", "opos",
         # queue
         "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
         "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
         # servers
-        "load", "load_other", "njobs", "tcount", "cfg", "stalled",
+        "load", "load_other", "rload", "njobs", "tcount", "cfg", "stalled",
         "srt", "spos", "sres", "mtree", "PL",
         # calendar
         "dhead", "dnext",
@@ -167,11 +203,42 @@ def _sort_prefix(a, m):
 
 
 @njit(cache=True)
+def _packing_sizes(size, rank, rank_vals, floor):
+    """Sizes rounded up to ``floor`` (PG21 V-A) and their rank compression.
+
+    max(., floor) is non-decreasing, so the real ranks map monotonically onto the packing
+    ranks (equal packing sizes share one rank, hence one FIFO list: ties by arrival).
+    """
+    R = rank_vals.shape[0]
+    remap = np.empty(R, np.int64)
+    vals = np.empty(R)
+    m = -1
+    for r in range(R):
+        v = rank_vals[r] if rank_vals[r] > floor else floor
+        if m < 0 or v != vals[m]:
+            m += 1
+            vals[m] = v
+        remap[r] = m
+    n = size.shape[0]
+    psize = np.empty(n)
+    prank = np.empty(n, np.int64)
+    for j in range(n):
+        prank[j] = remap[rank[j]]
+        psize[j] = vals[prank[j]]
+    return psize, prank, vals[: m + 1].copy()
+
+
+@njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
                 cfg_main, cfg_k1, track_jobs, stall, track_sorted, out_start, out_server, out_half,
-                out_area):
+                out_area, round_small, hol_skip):
     n = arrival.shape[0]
     L = cap.shape[0]
+    rsize = size
+    if round_small and L > 0:
+        # PG21 V-A: sizes in (0, cap/2^J] count as cap/2^J (identical servers, 2J types)
+        size, rank, rank_vals = _packing_sizes(size, rank, rank_vals,
+                                               cap[0] / 2.0 ** (ntypes // 2))
     R = rank_vals.shape[0]
     PR = _pow2(max(R, 1))
     PN = _pow2(max(n, 1)) if track_jobs else 1
@@ -181,6 +248,12 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         tstart[jtype[j] + 1] += 1
     for k in range(ntypes):
         tstart[k + 1] += tstart[k]
+    PV = _pow2(max(n, 1)) if hol_skip else 1
+    vtree = np.full(2 * PV, np.inf)
+    opos = np.empty(n if hol_skip else 0, np.int64)
+    if hol_skip:
+        for p in range(n):
+            opos[order[p]] = p
     tlo = np.full(ntypes, R, np.int64)
     thi = np.full(ntypes, -1, np.int64)
     for j in range(n):
@@ -199,13 +272,14 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         spos[srt[p]] = p
     return State(
         size, duration, cap, eps, rank, rank_vals, jtype, T, cfg_k, cfg_main, cfg_k1,
-        track_jobs, stall, track_sorted,
+        track_jobs, stall, track_sorted, rsize, hol_skip, vtree, PV, opos,
         np.zeros(n, np.int8), np.zeros(2 * PR, np.int64), PR,
         np.full(max(R, 1), -1, np.int64), np.full(max(R, 1), -1, np.int64),
         np.full(n, -1, np.int64), np.full(2 * PN, np.inf), PN,
         order, tstart, tstart[:-1].copy(), np.zeros(ntypes, np.int64), tlo, thi,
         np.zeros(2),
-        np.zeros(L), np.zeros(L), np.zeros(L, np.int64), np.zeros((L, ntypes), np.int64),
+        np.zeros(L), np.zeros(L), np.zeros(L), np.zeros(L, np.int64),
+        np.zeros((L, ntypes), np.int64),
         np.full(L, -1, np.int64), np.zeros(L, np.bool_), srt, spos, sres, mtree, PL,
         np.full(T, -1, np.int64), np.full(n, -1, np.int64),
         out_start, out_server, np.zeros(L, np.int64), cap / 2.0, out_half, out_area,
@@ -282,8 +356,8 @@ def _account(S, l, s):
     """Credit server l's current load to slots acc_from[l]..s-1 (occupancy metrics)."""
     d = s - S.acc_from[l]
     if d > 0:
-        S.area[l] += d * S.load[l]
-        if S.load[l] >= S.half[l] - S.eps:
+        S.area[l] += d * S.rload[l]
+        if S.rload[l] >= S.half[l] - S.eps:
             S.half_slots[l] += d
         S.acc_from[l] = s
 
@@ -301,7 +375,9 @@ def _enqueue(S, j):
     S.qcnt[S.jtype[j]] += 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, S.size[j])
-    _kahan_add(S.qacc, S.size[j])
+    if S.hol_skip:
+        _min_set(S.vtree, S.PV, S.opos[j], S.size[j])
+    _kahan_add(S.qacc, S.rsize[j])
 
 
 @njit(cache=True, inline="always")
@@ -316,9 +392,12 @@ def _place(S, j, l, t):
     S.qcnt[S.jtype[j]] -= 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, np.inf)
-    _kahan_add(S.qacc, -s)
+    if S.hol_skip:
+        _min_set(S.vtree, S.PV, S.opos[j], np.inf)
+    _kahan_add(S.qacc, -S.rsize[j])
     _account(S, l, t)
     S.load[l] += s
+    S.rload[l] += S.rsize[j]
     if S.jtype[j] != 1:
         S.load_other[l] += s
     S.njobs[l] += 1
@@ -338,12 +417,14 @@ def _depart(S, j, t):
     _account(S, l, t + 1)
     s = S.size[j]
     S.load[l] -= s
+    S.rload[l] -= S.rsize[j]
     if S.jtype[j] != 1:
         S.load_other[l] -= s
     S.njobs[l] -= 1
     S.tcount[l, S.jtype[j]] -= 1
     if S.njobs[l] == 0:
         S.load[l] = 0.0
+        S.rload[l] = 0.0
         S.load_other[l] = 0.0
     return l
 
@@ -417,7 +498,12 @@ def _argmax_config(S):
 
 @njit(cache=True)
 def _vqs_server(S, l, t):
-    """VQS on server l (PG21 V-B): renew when empty, then steps (i)-(ii)."""
+    """VQS on server l (PG21 V-B): renew when empty, then steps (i)-(ii).
+
+    Step (ii) stops at the first head-of-line job of VQ_j that does not fit, or with
+    ``hol_skip`` passes over it and takes every later VQ_j job that still fits
+    (policies/slotted/vqs.py, ``hol``). Sizes are packing sizes (``VQ_ROUND_SMALL``).
+    """
     if S.njobs[l] == 0:
         S.cfg[l] = _argmax_config(S)
     k = S.cfg[l]
@@ -432,7 +518,22 @@ def _vqs_server(S, l, t):
                 _place(S, j, l, t)
                 placed += 1
     typ = S.cfg_main[k]
-    if typ >= 0:
+    if typ >= 0 and S.hol_skip:
+        # (ii) the VQ_j jobs in arrival order from the head, passing over those that do
+        # not fit, until none fits: repeatedly the earliest queued one that fits (the
+        # room only shrinks, so one pass and repeated searches place the same jobs)
+        end = S.tstart[typ + 1]
+        while True:
+            lim = room - S.load_other[l] + S.eps
+            r2 = _room(S, l)
+            if r2 < lim:
+                lim = r2
+            p = _leftmost_leq_from(S.vtree, S.PV, S.thead[typ], lim)
+            if p < 0 or p >= end:
+                break
+            _place(S, S.order[p], l, t)
+            placed += 1
+    elif typ >= 0:
         # (ii) head-of-line jobs of the other VQ until the next one does not fit
         while True:
             j = _hol(S, typ)
@@ -509,14 +610,20 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
     maximal configurations for MaxWeight); ``cfg_main``/``cfg_k1`` give, per K_RED row,
     its VQ other than VQ_1 (-1 if none) and whether it holds e_1 (PG21 Def. 6).
     ``out_half``/``out_area`` get, per server, the number of slots at least half full
-    and the sum over slots of the load, both measured after scheduling.
+    and the sum over slots of the load (real sizes), both measured after scheduling.
+    VQS and VQS-BF take option bits in ``code`` (``VQ_ROUND_SMALL``, ``VQ_HOL_SKIP``).
     Returns the number of jobs that arrived.
     """
     n = arrival.shape[0]
     L = cap.shape[0]
+    round_small = (code & VQ_ROUND_SMALL) != 0
+    hol_skip = (code & VQ_HOL_SKIP) != 0
+    code = code & POLICY_MASK
     S = _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
                     cfg_k, cfg_main, cfg_k1, track_jobs, stall,
-                    code == BFJ or code == BFJS, out_start, out_server, out_half, out_area)
+                    code == BFJ or code == BFJS, out_start, out_server, out_half, out_area,
+                    round_small and (code == VQS or code == VQSBF), hol_skip and code == VQS)
+    psize = S.size  # the packing sizes (the real ones unless VQ_ROUND_SMALL)
     depbuf = np.empty(max(n, 1), np.int64)
     dflag = np.zeros(L, np.bool_)
     dlist = np.empty(L, np.int64)
@@ -539,11 +646,11 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
         if code == BFJS:
             # step 1: BF-S over the servers with a departure in the previous slot
             for a in range(nd):
-                placed += _bfs_fill(S, dlist[a], t, 0, rank_vals.shape[0] - 1, 1 << 62)
+                placed += _bfs_fill(S, dlist[a], t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
             # step 2: BF-J over the new arrivals still waiting
             for j in range(new_lo, new_hi):
                 if S.state[j] == QUEUED:
-                    l = _best_fit(S, size[j])
+                    l = _best_fit(S, psize[j])
                     if l >= 0:
                         _place(S, j, l, t)
                         placed += 1
@@ -553,7 +660,7 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
                 j = _leftmost_leq(S.jtree, S.PN, S.mtree[1] + eps)
                 if j < 0:
                     break
-                l = _best_fit(S, size[j]) if code == BFJ else _first_fit(S, size[j])
+                l = _best_fit(S, psize[j]) if code == BFJ else _first_fit(S, psize[j])
                 _place(S, j, l, t)
                 placed += 1
         elif code == FIFOFF:
@@ -561,7 +668,7 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
                 if S.state[ghead] == STARTED:
                     ghead += 1
                     continue
-                l = _first_fit(S, size[ghead])
+                l = _first_fit(S, psize[ghead])
                 if l < 0:
                     break  # strict head-of-line blocking
                 _place(S, ghead, l, t)
@@ -574,8 +681,8 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
                 cand = dlist[a] if a < nd else L
                 mn = np.inf
                 for j in range(new_lo, new_hi):
-                    if S.state[j] == QUEUED and size[j] < mn:
-                        mn = size[j]
+                    if S.state[j] == QUEUED and psize[j] < mn:
+                        mn = psize[j]
                 if mn < np.inf:
                     c2 = _first_fit(S, mn, i)
                     if c2 >= 0 and c2 < cand:

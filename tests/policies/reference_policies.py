@@ -238,16 +238,60 @@ def _identical(capacities) -> float:
 
 
 class _VQBase(SlottedPolicy):
-    """Job types, per-server active configurations and the max-weight renewal."""
+    """Job types, per-server active configurations and the max-weight renewal.
 
-    def _setup(self, sizes, capacities, partition: Partition, rows, rtol: float) -> None:
+    Packing sizes (PG21 V-A, ``vqs.py`` ``small_jobs``): with ``floor > 0`` a job
+    occupies max(size, floor) while in service. ``self.psize`` holds these sizes and
+    ``self.pload[l]`` their sum on server l, kept with the engine's float operations
+    (add at placement; at departures subtract in increasing job id; 0 when empty), so
+    with ``floor = 0`` it equals ``state.load``. ``_pfits``/``_proom`` are the fit test
+    and room on these sizes; every placement goes through :meth:`_place`.
+    """
+
+    def _setup(self, sizes, capacities, partition: Partition, rows, rtol: float,
+               floor: float = 0.0) -> None:
         self.cap = _identical(capacities)
         self.size = [float(x) for x in sizes]
+        self.psize = [s if s > floor else floor for s in self.size]
         self.jtype = literal_types(partition, sizes, self.cap, rtol)
         self.ntypes = len(partition)
         self.rows = [[int(v) for v in r] for r in rows]
         self.rows_array = np.array(self.rows, dtype=np.int64).reshape(-1, self.ntypes)
         self.active = [0] * len(capacities)
+        self.pload = [0.0] * len(capacities)
+        self.on: list[set[int]] = [set() for _ in capacities]
+
+    def _sync_departures(self, state) -> None:
+        """Take the jobs that left since the last slot off ``pload``."""
+        for l in range(state.servers):
+            now = state.jobs_on(l)
+            for j in sorted(self.on[l] - now):
+                self.pload[l] -= self.psize[j]
+            if not now:
+                self.pload[l] = 0.0
+            self.on[l] = set(now)
+
+    def _proom(self, state, l: int) -> float:
+        return (float(state.capacity[l]) - self.pload[l]) + state.eps
+
+    def _pfits(self, state, j: int, l: int) -> bool:
+        return self.psize[j] <= self._proom(state, l)
+
+    def _place(self, state, j: int, l: int) -> None:
+        state.place(j, l)
+        self.pload[l] += self.psize[j]
+        self.on[l].add(j)
+
+    def _largest_fitting(self, state, l: int, allowed=None) -> int:
+        """The waiting job of largest packing size that fits server l (ties: earliest
+        arrival), or -1; ``allowed(j)`` optionally restricts the candidates."""
+        room = self._proom(state, l)
+        best = -1
+        for j in state.queue:
+            if self.psize[j] <= room and (allowed is None or allowed(j)):
+                if best < 0 or self.psize[j] > self.psize[best]:
+                    best = j
+        return best
 
     def _queue_counts(self, state) -> np.ndarray:
         """Q_j: the number of waiting jobs of each type, right now."""
@@ -292,26 +336,39 @@ class RefVQS(_VQBase):
     configuration becomes argmax_{k in K_RED} <k, Q> (eq. (20)), Q counted at that
     moment, first row on ties; (2)(i) if k_1 = 1, 2/3 of the capacity is reserved for
     VQ_1, and if the server holds no type-1 job the head-of-line VQ_1 job is scheduled;
-    (ii) head-of-line jobs of the row's other VQ_j are scheduled while they fit in the
-    capacity left for them (cap/3 if k_1 = 1, else cap, minus the sizes of the server's
-    non-type-1 jobs, + eps) and in the server; the first that does not fit stops it.
+    (ii) a job of the row's other VQ_j fits if it fits in the capacity left for VQ_j
+    (cap/3 if k_1 = 1, else cap, minus the sizes of the server's non-type-1 jobs, + eps)
+    and in the server. ``hol="stop"``: head-of-line VQ_j jobs are scheduled while they
+    fit; the first that does not fit stops it. ``hol="skip"``: the VQ_j jobs are
+    visited once in arrival order and each that fits is scheduled.
     (Every placement also passes the server's fit test, so a size read as a cell limit
     within the tolerance can never overfill a server.)
+    ``small_jobs="rounded"``: sizes are max(size, cap/2^J) in every test (PG21 V-A).
     """
 
     name = "ref-vqs"
 
-    def __init__(self, J: int | None = None, rtol: float = 0.0):
+    def __init__(self, J: int | None = None, rtol: float = 0.0, small_jobs: str = "rounded",
+                 hol: str = "skip"):
+        assert small_jobs in ("rounded", "actual") and hol in ("skip", "stop")
         self.J = J
         self.rtol = rtol
+        self.small_jobs = small_jobs
+        self.hol = hol
 
     def reset(self, sizes, capacities):
         cap = _identical(capacities)
         J = self.J if self.J is not None else literal_observed_J(sizes, cap)
         self._setup(sizes, capacities, universal_partition(J),
-                    reduced_configurations(J).configs, self.rtol)
+                    reduced_configurations(J).configs, self.rtol,
+                    cap / 2**J if self.small_jobs == "rounded" else 0.0)
+
+    def _fits_vq(self, state, j: int, l: int, room: float) -> bool:
+        other_load = math.fsum(self.psize[i] for i in state.jobs_on(l) if self.jtype[i] != 1)
+        return self.psize[j] <= room - other_load + state.eps and self._pfits(state, j, l)
 
     def schedule(self, state):
+        self._sync_departures(state)
         for l in range(state.servers):
             self._renew_if_empty(state, l)
             k = self.rows[self.active[l]]
@@ -320,20 +377,21 @@ class RefVQS(_VQBase):
                 room = self.cap / 3.0
                 if self._count_on(state, l, 1) == 0:
                     j = self._head_of_line(state, 1)
-                    if j >= 0 and state.fits(j, l):
-                        state.place(j, l)
+                    if j >= 0 and self._pfits(state, j, l):
+                        self._place(state, j, l)
             typ = self._other_type(k)
             if typ < 0:
                 continue
+            if self.hol == "skip":
+                for j in list(state.queue):
+                    if self.jtype[j] == typ and self._fits_vq(state, j, l, room):
+                        self._place(state, j, l)
+                continue
             while True:
                 j = self._head_of_line(state, typ)
-                if j < 0:
+                if j < 0 or not self._fits_vq(state, j, l, room):
                     break
-                other_load = math.fsum(self.size[i] for i in state.jobs_on(l)
-                                       if self.jtype[i] != 1)
-                if not (self.size[j] <= room - other_load + state.eps and state.fits(j, l)):
-                    break
-                state.place(j, l)
+                self._place(state, j, l)
 
 
 class RefVQSBF(_VQBase):
@@ -341,38 +399,46 @@ class RefVQSBF(_VQBase):
     every slot, every server in index order: (i) if k_1 = 1, the largest VQ_1 job that
     fits (at most one; ties earliest arrival); (ii) the largest fitting jobs of the row's
     other VQ_j until the server holds k_j of them (or none fits / VQ_j is empty);
-    (iii) BF-S over the whole queue."""
+    (iii) BF-S over the whole queue. ``small_jobs="rounded"``: every size, fit test and
+    "largest" comparison uses max(size, cap/2^J) (PG21 V-A)."""
 
     name = "ref-vqs-bf"
 
-    def __init__(self, J: int | None = None, rtol: float = 0.0):
+    def __init__(self, J: int | None = None, rtol: float = 0.0, small_jobs: str = "rounded"):
+        assert small_jobs in ("rounded", "actual")
         self.J = J
         self.rtol = rtol
+        self.small_jobs = small_jobs
 
     def reset(self, sizes, capacities):
         cap = _identical(capacities)
         J = self.J if self.J is not None else literal_observed_J(sizes, cap)
         self._setup(sizes, capacities, universal_partition(J),
-                    reduced_configurations(J).configs, self.rtol)
+                    reduced_configurations(J).configs, self.rtol,
+                    cap / 2**J if self.small_jobs == "rounded" else 0.0)
 
     def schedule(self, state):
+        self._sync_departures(state)
         jt = self.jtype
         for l in range(state.servers):
             self._renew_if_empty(state, l)
             k = self.rows[self.active[l]]
             if k[1] == 1:
-                j = _largest_fitting(state, self.size, l, lambda i: jt[i] == 1)
+                j = self._largest_fitting(state, l, lambda i: jt[i] == 1)
                 if j >= 0:
-                    state.place(j, l)
+                    self._place(state, j, l)
             typ = self._other_type(k)
             if typ >= 0:
                 while self._count_on(state, l, typ) < k[typ]:
-                    j = _largest_fitting(state, self.size, l,
-                                         lambda i, typ=typ: jt[i] == typ)
+                    j = self._largest_fitting(state, l, lambda i, typ=typ: jt[i] == typ)
                     if j < 0:
                         break
-                    state.place(j, l)
-            _bf_s_server(state, self.size, l)
+                    self._place(state, j, l)
+            while True:  # BF-S (PG21 IV-A) on packing sizes
+                j = self._largest_fitting(state, l)
+                if j < 0:
+                    break
+                self._place(state, j, l)
 
 
 class RefPartitionMaxWeight(_VQBase):

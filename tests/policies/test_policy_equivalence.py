@@ -291,9 +291,12 @@ def test_fit_near_a_power_of_two(policy):
 def test_vqs_room_uses_the_non_type1_load(y1, y2, fits):
     """Five type-1 jobs (0.6) make e_1 + e_3 the max-weight row of K_RED^(2); the server
     takes 0.6, then y1 (type 3), then y2 iff y2 <= cap/3 - y1 + eps. The kernel once
-    computed the non-type-1 load as fl(fl(0.6 + y1) - 0.6) != y1."""
+    computed the non-type-1 load as fl(fl(0.6 + y1) - 0.6) != y1. y1 and y2 are below
+    1/2^J = 1/4, so the real-size packing (``small_jobs="actual"``) is the one tested;
+    rounded up to 1/4 (PG21 V-A, the default) neither y2 would fit."""
     _require((y2 <= 1.0 / 3.0 - y1 + FEASIBILITY_RTOL) == fits, "y2 on the room boundary")
-    a, b = _run_both(P.VQS(J=2), RefVQS(2, rtol=RTOL), [0] * 7, [0.6] * 5 + [y1, y2],
+    a, b = _run_both(P.VQS(J=2, small_jobs="actual"),
+                     RefVQS(2, rtol=RTOL, small_jobs="actual"), [0] * 7, [0.6] * 5 + [y1, y2],
                      [5] * 7, P.Cluster.identical(1))
     _require(b.start[6] == (0 if fits else -1), "literal VQS follows the room test")
     assert a.start[6] == b.start[6]
