@@ -42,10 +42,18 @@ class PolicyInfo:
 
 def _vq(cls: type[VQS] | type[VQSBF]) -> Callable[..., BuiltinPolicy]:
     def make(*, J: int | None = None, dist: SizeDistribution | None = None,
-             eps: float = 0.01, **_: Any) -> BuiltinPolicy:
+             eps: float = 0.01, small_jobs: str | None = None, hol: str | None = None,
+             **_: Any) -> BuiltinPolicy:
+        opts: dict[str, Any] = {} if small_jobs is None else {"small_jobs": small_jobs}
+        if hol is not None:
+            if cls is not VQS:
+                raise ValueError("hol is a parameter of vqs (PG21 V-B step (ii)); vqs-bf "
+                                 "takes the largest fitting job")
+            opts["hol"] = hol
         if J is None and dist is not None:
-            return cls.for_distribution(dist, eps if not isinstance(dist, Discrete) else 0.0)
-        return cls(J=J)
+            return cls.for_distribution(dist, eps if not isinstance(dist, Discrete) else 0.0,
+                                        **opts)
+        return cls(J=J, **opts)
     return make
 
 
@@ -234,9 +242,10 @@ POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
                "PG21 IV-A, Thm. 2", "", lambda **_: BFJS()),
     PolicyInfo("vqs", "virtual queues on the universal partition, K_RED configurations",
                "PG21 V-B, Thm. 3, Cor. 1", "J (default: Cor. 1 with eps=0.01, or the "
-               "smallest job)", _vq(VQS)),
+               "smallest job), small_jobs ('rounded' per V-A, or 'actual'), hol ('skip' "
+               "or 'stop')", _vq(VQS)),
     PolicyInfo("vqs-bf", "VQS with largest-fit and BF-S fill", "PG21 VI, Thm. 4",
-               "J (as vqs)", _vq(VQSBF)),
+               "J, small_jobs (as vqs)", _vq(VQSBF)),
     PolicyInfo("fifo-ff", "FIFO with First-Fit, strict head-of-line blocking",
                "PG21 VII-B", "", lambda **_: FIFOFF()),
     PolicyInfo("fifo-ff-skip", "FIFO with First-Fit, skipping jobs that fit nowhere",

@@ -233,3 +233,12 @@ def test_parameters_are_recorded_and_validated():
     pol = P.VQS.for_distribution(SMALL, 0.0, small_jobs="actual", hol="stop")
     assert (pol.small_jobs, pol.hol) == ("actual", "stop")
     assert P.VQSBF.for_distribution(SMALL, 0.0).small_jobs == "rounded"
+
+
+def test_make_policy_passes_the_options():
+    assert P.make_policy("vqs", J=3, small_jobs="actual", hol="stop") == \
+        P.VQS(J=3, small_jobs="actual", hol="stop")
+    assert P.make_policy("vqs-bf", J=3, small_jobs="actual") == \
+        P.VQSBF(J=3, small_jobs="actual")
+    with pytest.raises(ValueError, match="hol is a parameter of vqs"):
+        P.make_policy("vqs-bf", hol="stop")
