@@ -77,6 +77,12 @@ def add_parser(sub: Any) -> None:
                     help="slots (PG18: time) excluded from averages (default a fifth)")
     sm.add_argument("--seed", type=integer(0), default=0, help="non-negative integer")
     sm.add_argument("--J", type=integer(1), help="vqs, vqs-bf: universal partition depth")
+    sm.add_argument("--small-jobs", choices=("rounded", "actual"),
+                    help="vqs, vqs-bf: jobs <= 1/2^J occupy 1/2^J (rounded, PG21 V-A; "
+                         "default) or their size (actual)")
+    sm.add_argument("--hol", choices=("skip", "stop"),
+                    help="vqs: step (ii) passes over a VQ_j job that does not fit (skip; "
+                         "default) or stops at it (stop)")
     sm.add_argument("--levels", type=integer(0), default=2,
                     help="maxweight on a continuous law: quantile partition X^(levels)")
     sm.add_argument("--max-memory", type=byte_size, metavar="BYTES",
@@ -179,9 +185,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
+    vq_opts = {k: v for k, v in (("small_jobs", args.small_jobs), ("hol", args.hol))
+               if v is not None}
+    allowed = {"vqs": ("small_jobs", "hol"), "vqs-bf": ("small_jobs",)}.get(args.policy, ())
+    if any(k not in allowed for k in vq_opts):
+        bad = ", ".join(f"--{k.replace('_', '-')}" for k in vq_opts if k not in allowed)
+        raise UsageError(f"{bad}: not a flag of {args.policy}")
     w, dist, cap, slots, info = _workload(args)
     policy = P.make_policy(args.policy, J=args.J, dist=dist, capacity=cap, levels=args.levels,
-                           **budgets(args, max_configurations="max_configurations"))
+                           **vq_opts, **budgets(args, max_configurations="max_configurations"))
     cluster = P.Cluster.identical(args.servers, cap)
     with stdout_to_stderr(args.json):
         res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup,

@@ -182,6 +182,12 @@ def test_bernoulli_arrivals(capsys):
      "brings its own sizes"),
     (["--policy", "bf-js", "--trace", "borg", "--slots", "10"], "supports google2011"),
     (["--policy", "vqs", "--sizes", "0.4", "--workload", "1", "--J", "1"], "J must be"),
+    (["--policy", "bf-js", "--sizes", "0.4", "--workload", "1", "--hol", "stop"],
+     "--hol: not a flag of bf-js"),
+    (["--policy", "vqs-bf", "--sizes", "0.4", "--workload", "1", "--hol", "stop"],
+     "--hol: not a flag of vqs-bf"),
+    (["--policy", "vqs", "--sizes", "0.4", "--workload", "1", "--small-jobs", "up"],
+     "invalid choice"),
     (["--sizes", "0.4", "--workload", "1"], "--policy"),
 ])
 def test_usage_errors(capsys, argv, fragment):
@@ -222,3 +228,14 @@ def test_other_families_are_sent_to_their_command(capsys, name):
     code, out, err = run(capsys, "simulate", "--policy", name, "--sizes", "0.4",
                          "--workload", "1")
     assert code == 2 and "packsched schedule" in err
+
+
+def test_vqs_small_jobs_flag_changes_the_run(capsys):
+    """PG21 V-A: jobs <= 1/2^J occupy 1/2^J. Sizes {0.05, 0.15}, J = 2, two servers: the
+    rounded rule admits 4 jobs per server (unstable at workload 12 > 2 * 4), actual sizes
+    up to 16 (stable)."""
+    argv = ["simulate", "--policy", "vqs", "--sizes", "0.05,0.15", "--J", "2", "--servers",
+            "2", "--mu", "0.02", "--workload", "12", "--slots", "20000", "--json"]
+    assert run_json(capsys, *argv)["stability"]["verdict"] == "unstable"
+    assert run_json(capsys, *argv, "--small-jobs", "actual")["stability"]["verdict"] == \
+        "stable"
