@@ -1,0 +1,104 @@
+"""PG21 Sec. IX's open question, measured: how much throughput do BF-J/S, VQS-BF and
+FIFO-FF lose on the worst size laws an adversarial search finds?
+
+PG21 proves BF-J/S stable below L / (2 R-bar) >= rho*/2 (Thm. 2) and VQS-BF below
+2/3 rho* (Thm. 4), and leaves open where BF-J/S's true throughput lies in [1/2, 1] of
+rho*. Each entry here is the worst law that :func:`policies.adversarial.adversarial_search`
+found for one policy (the search, its seed and settings are in ``SEARCHES``; rerun it to
+reproduce the law), with the critical-load bracket measured when it was registered.
+The check re-measures that bracket on fresh seeds (:func:`policies.adversarial.verify`):
+
+* ``holds`` when the re-measured bracket meets the registered one (within the
+  bisection tolerance): the finding reproduces;
+* ``violated`` when they are disjoint, or (BF-J/S, VQS-BF) when the policy is seen
+  unstable below its theorem's guarantee, which would contradict PG21;
+* ``inconclusive`` when the detector cannot bracket the load.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from policies.adversarial import SearchSpace, SizeLaw, verify
+from proofs_checks.registry import Verdict, register
+
+#: the searches that found the laws below: adversarial_search(policy, **settings)
+SEARCH_SPACE = SearchSpace(max_atoms=3, grid=100, mass=12, servers=(1, 2, 3))
+SEARCHES: dict[str, dict[str, Any]] = {
+    "bf-js": {"relative_to": "rho_star", "rounds": 60, "per_round": 8, "seed": 2026,
+              "slots": 200_000, "mu": 0.05},
+    "vqs-bf": {"relative_to": "rho_star", "rounds": 25, "per_round": 8, "seed": 2026,
+               "slots": 200_000, "mu": 0.05},
+    "fifo-ff": {"relative_to": "thm2", "rounds": 25, "per_round": 8, "seed": 2026,
+                "slots": 200_000, "mu": 0.05},
+}
+
+#: (law key, registered bracket [lower, upper] of the critical load over rho*), from the
+#: search's evaluation of its best law (200,000 slots, tolerance 0.02)
+WORST: dict[str, tuple[str, tuple[float, float]]] = {
+    # 382 laws; BF-J/S loses about 6%: a 0.77 job and 0.11 / 0.13 jobs, one server
+    "bf-js": ("L=1;11/100:7/12,13/100:3/12,77/100:2/12", (0.9171875, 0.94375)),
+}
+
+#: what each policy is guaranteed, as a fraction of rho* on the law (None: nothing)
+GUARANTEE = {"bf-js": "thm2", "vqs-bf": "2/3", "fifo-ff": None}
+
+
+def parse_law(key: str) -> SizeLaw:
+    """The law of a key ``L=<servers>;<k>/<grid>:<m>/<mass>,...`` (SizeLaw.key)."""
+    head, atoms = key.split(";", 1)
+    servers = int(head.removeprefix("L="))
+    sizes, masses, grid, mass = [], [], None, None
+    for atom in atoms.split(","):
+        s, m = atom.split(":")
+        k, g = (int(x) for x in s.split("/"))
+        n, t = (int(x) for x in m.split("/"))
+        sizes.append(k)
+        masses.append(n)
+        grid, mass = g, t
+    assert grid is not None and mass is not None
+    return SizeLaw(tuple(sizes), tuple(masses), grid, mass, servers)
+
+
+def _open_check(policy: str, quick: bool) -> Verdict:
+    key, (reg_lo, reg_hi) = WORST[policy]
+    law = parse_law(key)
+    settings = SEARCHES[policy]
+    tol = 0.02
+    v = verify(policy, law, repeats=2 if quick else 4,
+               slots=settings["slots"] if quick else 5 * settings["slots"], mu=settings["mu"],
+               tol=tol, seed=settings["seed"], workers=1 if quick else None)
+    lo, hi = v["lower"], v["upper"]
+    guarantee = {"thm2": v["thm2_fraction"], "2/3": 2 / 3, None: None}[GUARANTEE[policy]]
+    evidence: dict[str, Any] = {
+        "law": law.describe(), "key": key, "policy": policy,
+        "registered_bracket": [reg_lo, reg_hi], "measured_bracket": [lo, hi],
+        "brackets_per_seed": v["brackets"], "slots": v["slots"], "rho_star": v["rho_star"],
+        "thm2_fraction": v["thm2_fraction"], "guarantee_fraction": guarantee,
+        "search": {"call": f"policies.adversarial.adversarial_search({policy!r}, ...)",
+                   "space": {"max_atoms": SEARCH_SPACE.max_atoms, "grid": SEARCH_SPACE.grid,
+                             "mass": SEARCH_SPACE.mass,
+                             "min_size": str(SEARCH_SPACE.min_size),
+                             "servers": list(SEARCH_SPACE.servers)}, **settings}}
+    if not (math.isfinite(lo) or math.isfinite(hi)):
+        return Verdict("inconclusive", evidence)
+    below_guarantee = guarantee is not None and math.isfinite(hi) and hi < guarantee - tol
+    lo_eff = lo if math.isfinite(lo) else -math.inf
+    hi_eff = hi if math.isfinite(hi) else math.inf
+    meets = lo_eff <= reg_hi + tol and reg_lo <= hi_eff + tol
+    evidence["reproduces"] = meets
+    evidence["unstable_below_guarantee"] = below_guarantee
+    if below_guarantee or not meets:
+        return Verdict("violated", evidence)
+    return Verdict("holds" if v["consistent"] else "inconclusive", evidence)
+
+
+@register("PG21.Open.BFJS", location="Sec. IX (open question); Thm. 2",
+          statement="BF-J/S's throughput lies between L/(2 R-bar) (>= rho*/2, Thm. 2) and "
+                    "rho*; on the worst discrete law an adversarial search found "
+                    "(sizes 0.11, 0.13, 0.77 w.p. 7/12, 3/12, 2/12, one server) its critical "
+                    "load is 0.92-0.94 rho*, re-measured on fresh seeds.",
+          method="simulation")
+def check_open_bfjs(quick: bool) -> Verdict:
+    return _open_check("bf-js", quick)

@@ -1,0 +1,45 @@
+"""PG21.Open.*: the worst laws of the adversarial search, re-measured."""
+
+from __future__ import annotations
+
+import pytest
+
+import proofs_checks.checks.pg21_open as po
+from policies.adversarial import verify
+from proofs_checks.registry import get_check
+
+
+def test_keys_parse_back_to_their_laws():
+    for key, _ in po.WORST.values():
+        assert po.parse_law(key).key == key
+
+
+def test_bfjs_entry_holds_quickly():
+    r = get_check("PG21.Open.BFJS").func(True)
+    assert r.verdict == "holds", r.evidence
+    lo, hi = r.evidence["measured_bracket"]
+    assert r.evidence["thm2_fraction"] < lo <= hi <= 1.0  # between Thm. 2 and rho*
+
+
+def test_another_policy_under_the_entry_does_not_reproduce(monkeypatch):
+    """FIFO-FF on BF-J/S's worst law is seen unstable near 0.75 rho*: the entry's
+    bracket does not reproduce, so the check says violated."""
+    monkeypatch.setattr(po, "verify", lambda policy, law, **kw: verify("fifo-ff", law, **kw))
+    r = po._open_check("bf-js", True)
+    assert r.verdict == "violated" and not r.evidence["reproduces"]
+
+
+def test_instability_below_the_guarantee_is_a_violation(monkeypatch):
+    def fake(policy, law, **kw):
+        v = verify(policy, law, **kw)
+        return {**v, "lower": 0.3, "upper": 0.35, "brackets": [[0.3, 0.35]]}
+
+    monkeypatch.setattr(po, "verify", fake)
+    monkeypatch.setitem(po.WORST, "bf-js", (po.WORST["bf-js"][0], (0.3, 0.35)))
+    r = po._open_check("bf-js", True)
+    assert r.verdict == "violated" and r.evidence["unstable_below_guarantee"]
+
+
+@pytest.mark.parametrize("policy", sorted(po.WORST))
+def test_every_entry_names_a_search(policy):
+    assert po.SEARCHES[policy]["seed"] == 2026 and policy in po.GUARANTEE
