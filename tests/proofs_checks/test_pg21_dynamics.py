@@ -36,6 +36,17 @@ def test_lemma1_fails_for_first_fit(monkeypatch):
     assert res.evidence["fraction_with_event"] < 0.9
 
 
+def test_thm2_fails_for_fifo_ff(monkeypatch):
+    """With FIFO-FF (head-of-line blocking) in place of BF-J/S the head-of-line case is
+    unstable at 0.95 L/(2 R-bar), so Thm. 2's check is violated."""
+    monkeypatch.setattr(D, "BFJS", D.FIFOFF)
+    res = D.check_thm2(True)
+    assert res.verdict == "violated"
+    bad = [r for r in res.evidence["runs"]
+           if r["key"].startswith("{0.01, 1}") and "L/(2 R-bar)" in r["key"]]
+    assert bad and bad[0]["verdict"] == "unstable" and bad[0]["rho_over_rho_star"] < 0.5
+
+
 def test_fig3b_initial_state_is_configuration_2_1():
     w = D._fig3b_workload(200, seed=1)
     assert w.arrival[:4].tolist() == [0, 0, 50, 50]
