@@ -244,49 +244,149 @@ def check_thm4(quick: bool) -> Verdict:
 
 
 # --------------------------------------------------------------------------- Lemma 1
+def _lemma1_events(policy: BuiltinPolicy, w: Workload, L: int, N1: int, N2: int) -> tuple[
+        bool, int, bool]:
+    """(event E_{S(t0),N1,N2} of PG21 Def. 5, max below-half slots of a server, invariants)."""
+    r = simulate(policy, w, Cluster.identical(L))
+    below = np.rint(N2 * (1 - r.half_full_fraction)).astype(np.int64)
+    return bool(np.all(below <= N1)), int(below.max()), r.invariants_ok is not False
+
+
+def _lemma1_leg(name: str, L: int, mu: Fraction, eps1: Fraction, K: int, N2: int,
+                make: Any, reps: int, seed: int) -> dict[str, Any]:
+    """One leg of :func:`check_lemma1`: ``make(rng)`` gives (backlog sizes in FIFO order,
+    arrival slots and sizes of the jobs that arrive in slots 1..N2-1); the backlog arrives
+    in slot 0 = t0. Runs BF-J/S, the skipping First-Fit control and FIFO-FF (head-of-line
+    blocking) on the same jobs and service times."""
+    N1 = lemma1_N1(eps1, L, mu, K)
+    rivals = {"bf_js": lambda: BFJS(), "skip_first_fit": lambda: FIFOFF(skip=True),
+              "fifo_ff_hol": lambda: FIFOFF()}
+    events = dict.fromkeys(rivals, 0)
+    worst = dict.fromkeys(rivals, 0)
+    inv_ok = True
+    z_small: list[float] = []
+    z_total: list[float] = []
+    for ss in spawn_seeds(seed, reps):
+        rng = np.random.default_rng(ss)
+        backlog, at, asz = make(rng)
+        if not backlog.sum() > 2 * L * N2:  # the premise of Lemma 1, eq. (10)
+            raise RuntimeError("the backlog does not exceed 2 L N_2")
+        z_small.append(float(backlog[backlog <= 0.5].sum()))
+        z_total.append(float(backlog.sum()))
+        size = np.concatenate([backlog, asz])
+        arr = np.concatenate([np.zeros(backlog.size, np.int64), at])
+        dur = rng.geometric(float(mu), size.size).astype(np.int64)
+        w = Workload(arr, size, dur, float(N2))
+        for key, mk in rivals.items():
+            ev, mx, ok = _lemma1_events(mk(), w, L, N1, N2)
+            events[key] += int(ev)
+            worst[key] = max(worst[key], mx)
+            inv_ok = inv_ok and ok
+    LN2 = L * N2
+    case = 1 if min(z_small) > LN2 else 2 if max(z_small) <= LN2 else 0
+    out: dict[str, Any] = {
+        "leg": name, "servers": L, "mu": str(mu), "eps1": str(eps1), "K_max": K, "N1": N1,
+        "N2": N2, "replications": reps, "L_N2": LN2,
+        "backlog_work_min": round(min(z_total), 2),
+        "backlog_work_at_most_half_range": [round(min(z_small), 2), round(max(z_small), 2)],
+        "proof_case": case, "invariants_ok": inv_ok}
+    for key in rivals:
+        out[key] = {"fraction_with_event": events[key] / reps,
+                    "max_slots_below_half": worst[key], "N1": N1}
+    return out
+
+
 @register("PG21.Lemma1", location="Sec. IV-B, Lemma 1, eq. (10)-(11)",
           statement="Under BF-J/S, from a queue holding more than 2 L N_2 of work, every "
                     "server is less than half full for at most N_1 of the next N_2 slots "
                     "with probability > 1 - eps_1, N_1 as in eq. (10).",
           method="simulation")
 def check_lemma1(quick: bool) -> Verdict:
-    L, mu, eps1 = 4, F(1, 2), F(1, 10)
-    dist = Uniform(F(3, 10), F(7, 10))  # u = 0.3, K_max = ceil(1/u) = 4
-    K = 4
-    N1 = lemma1_N1(eps1, L, mu, K)
-    N2 = 20 * N1
+    """PG21 Sec. IV-B, Lemma 1 (eq. (10)) and its proof (eq. (11)), on both of its cases.
+
+    The proof splits the backlog (> 2 L N_2 of work) by Z_{<=1/2}(t0), the work in
+    queued jobs of size <= 1/2. Case 1, Z_{<=1/2}(t0) > L N_2: a server below half
+    always has room for such jobs and there are enough of them for N_2 slots, so the
+    event holds with probability one under any greedy filler. Case 2, Z_{>1/2}(t0) >
+    L N_2: uses the Best-Fit property of BF-J/S that a server emptied is refilled from
+    the *largest* queued job, so it holds a job > 1/2 (is above half) as long as such
+    jobs last (>= L (N_2 - t) of them at t0 + t); what remains is the time t_e - t_a from
+    below half to empty, bounded by eq. (11) with mu^K_max, which gives N_1 of (10).
+    The paper remarks that the second case does not hold for First-Fit.
+
+    Leg "case1": the original Uniform[0.3, 0.7] backlog, raised from 2.4 to 2.8 L N_2
+    of work: at 2.4 L N_2 only about 0.96 L N_2 was in jobs <= 1/2, i.e. it was in
+    Case 2 (Z_{>1/2} = 1.44 L N_2), not Case 1; now Z_{<=1/2} is about 1.12 L N_2.
+    Leg "case2": a backlog in FIFO order of 2 L jobs of 0.48 (placed first at t0, by
+    BF-J as by First-Fit, two per server; they block the large ones, so each server
+    goes through one t_a -> t_e interval of eq. (11)), a class of 0.55s that First-Fit
+    takes first (FIFO) and whose 0.3 partners block the 0.75s once it is used up, and
+    0.75s for the rest (> 2 L N_2 in all; Z_{<=1/2} = 0.96 << L N_2); jobs of 0.3 keep
+    arriving (Poisson, 0.1 L mu per slot). K_max = ceil(1/0.3) = 4 on both legs. The
+    control is the skipping First-Fit (``FIFOFF(skip=True)``); FIFO-FF with
+    head-of-line blocking fails the event on Case 1 and shows the measurement can fail.
+
+    Finding (searched: L in {2, 4}, mu in {0.5, ..., 0.95}, one to sixteen ascending
+    large classes with exactly-fitting partners, arrival rates 0 to 1.2 L mu, N_2 up to
+    100 N_1): the skipping First-Fit has the event on every Case-2 workload tried, so
+    the verdict cannot and does not require it to fail. From the proof: a skipping
+    greedy filler never leaves a server below half while a job <= 1/2 is queued (Case
+    1's argument, slot by slot); a server below half then holds only small jobs that
+    block every queued large one, and it escapes as soon as they all leave, which
+    happens each slot with probability >= mu^K_max (eq. (11)) -- arrivals cannot
+    prolong it because the backlog's large jobs precede them in FIFO order. It can fall
+    below half again only when the smallest class of queued large jobs is used up, so
+    First-Fit adds at most one eq. (11) episode per exhausted class, each about 1/mu
+    slots, against N_1 of order log(L/eps_1)/mu^K_max.
+    """
+    eps1 = F(1, 10)
     reps = 10 if quick else 40
-    seeds = spawn_seeds(2022, reps)
-    bad = fifo_bad = 0
-    fractions, fifo_fractions = [], []
-    for ss in seeds:
-        rng = np.random.default_rng(ss)
-        n = int(2 * L * N2 / 0.5 * 1.2)  # queued work about 2.4 L N_2 > 2 L N_2
-        size = dist.sample(n, rng)
-        if not size.sum() > 2 * L * N2:  # the premise of Lemma 1, eq. (10)
-            raise RuntimeError("the backlog does not exceed 2 L N_2")
-        dur = rng.geometric(float(mu), n).astype(np.int64)
-        w = Workload(np.zeros(n, np.int64), size, dur, float(N2))
-        r = simulate(BFJS(), w, Cluster.identical(L))
-        below = N2 * (1 - r.half_full_fraction)
-        fractions.append(float(np.max(1 - r.half_full_fraction)))
-        bad += int(np.any(below > N1))
-        # the same test on First-Fit, where the paper says Lemma 1 fails: it must fail here
-        rf = simulate(FIFOFF(), w, Cluster.identical(L))
-        fifo_fractions.append(float(np.max(1 - rf.half_full_fraction)))
-        fifo_bad += int(np.any(N2 * (1 - rf.half_full_fraction) > N1))
-    p_event = 1 - bad / reps
-    detector_ok = 1 - fifo_bad / reps <= 1 - float(eps1)  # the test can fail (on FIFO-FF)
-    verdict = ("holds" if p_event > 1 - float(eps1) else "violated") if detector_ok \
-        else "inconclusive"
+    # Case 1 (the original leg): L = 4, mu = 1/2, Uniform[0.3, 0.7], u = 0.3, K_max = 4
+    L1, mu1, K1 = 4, F(1, 2), 4
+    N2_1 = 20 * lemma1_N1(eps1, L1, mu1, K1)
+    dist = Uniform(F(3, 10), F(7, 10))
+
+    def case1(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # queued work about 2.8 L N_2 > 2 L N_2, 40% of it (1.12 L N_2) in jobs <= 1/2
+        n = int(2 * L1 * N2_1 / 0.5 * 1.4)
+        return dist.sample(n, rng), np.zeros(0, np.int64), np.zeros(0)
+
+    # Case 2: L = 4, mu = 1/2, sizes {0.3, 0.45, 0.55, 0.75}, u = 0.3, K_max = 4
+    L2, mu2, K2 = 4, F(1, 2), 4
+    N2_2 = 20 * lemma1_N1(eps1, L2, mu2, K2)
+    def case2(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n55 = int(0.3 * L2 * float(mu2) * N2_2)
+        n75 = int(2 * L2 * N2_2 / 0.75) + 10
+        backlog = np.concatenate([np.full(2 * L2, 0.48), np.full(n55, 0.55),
+                                  np.full(n75, 0.75)])
+        k = rng.poisson(0.1 * L2 * float(mu2), N2_2)
+        k[0] = 0
+        at = np.repeat(np.arange(N2_2, dtype=np.int64), k)
+        return backlog, at, np.full(at.size, 0.3)
+
+    legs = [_lemma1_leg("case1", L1, mu1, eps1, K1, N2_1, case1, reps, 2022),
+            _lemma1_leg("case2", L2, mu2, eps1, K2, N2_2, case2, reps, 2023)]
+    ok_p = all(g["bf_js"]["fraction_with_event"] > 1 - float(eps1) for g in legs)
+    cases_ok = [g["proof_case"] for g in legs] == [1, 2]
+    # the measurement can fail: FIFO-FF with head-of-line blocking fails it on Case 1
+    detector_ok = legs[0]["fifo_ff_hol"]["fraction_with_event"] <= 1 - float(eps1)
+    ff2 = legs[1]["skip_first_fit"]
+    if not all(g["invariants_ok"] for g in legs) or not cases_ok:
+        verdict = "violated" if cases_ok else "inconclusive"
+    elif not detector_ok:
+        verdict = "inconclusive"
+    else:
+        verdict = "holds" if ok_p else "violated"
     return Verdict(verdict, {
-        "servers": L, "mu": str(mu), "eps1": str(eps1), "K_max": K, "N1": N1, "N2": N2,
-        "replications": reps, "fraction_with_event": p_event,
-        "max_fraction_of_slots_below_half": max(fractions),
-        "mean_fraction_of_slots_below_half": float(np.mean(fractions)),
-        "fifo_ff_mean_fraction_below_half": float(np.mean(fifo_fractions)),
-        "fifo_ff_fraction_with_event": 1 - fifo_bad / reps,
-        "sizes": "Uniform[0.3, 0.7]"})
+        "eps1": str(eps1), "legs": legs,
+        "case1_sizes": "Uniform[0.3, 0.7], 2.8 L N2 of work, no arrivals",
+        "case2_sizes": "FIFO backlog: 2 L jobs of 0.48, 0.3 L mu N2 jobs of 0.55, 0.75 for "
+                       "the rest; arrivals of 0.3, Poisson 0.1 L mu per slot",
+        "skip_first_fit_fails_case2": ff2["fraction_with_event"] <= 1 - float(eps1),
+        "control_note": "the skipping First-Fit also has the event on Case 2 (it never "
+                        "leaves a server below half while a job <= 1/2 is queued, and "
+                        "each later episode obeys eq. (11)); the check does not tell "
+                        "BF-J/S from it, only from FIFO-FF with head-of-line blocking"})
 
 
 # --------------------------------------------------------------------------- Thm. 1
