@@ -43,3 +43,18 @@ def test_instability_below_the_guarantee_is_a_violation(monkeypatch):
 @pytest.mark.parametrize("policy", sorted(po.WORST))
 def test_every_entry_names_a_search(policy):
     assert po.SEARCHES[policy]["seed"] == 2026 and policy in po.GUARANTEE
+
+
+@pytest.mark.parametrize("policy", sorted(po.WORST))
+def test_registered_brackets_are_the_searchs_own_evaluations(policy):
+    """A law's evaluation in the search is a function of the seed and the law alone, so
+    the registered bracket is reproduced exactly (re-running the whole search with
+    search_settings() reproduces the ranking that picked the law)."""
+    from policies.adversarial import evaluate_law
+
+    key, bracket = po.WORST[policy]
+    st = po.SEARCHES[policy]
+    row = evaluate_law(policy, po.parse_law(key), mu=st["mu"], slots=st["slots"], tol=0.02,
+                       seed=st["seed"])
+    assert (row["lower"], row["upper"]) == pytest.approx(bracket, abs=1e-12)
+    assert po.search_settings(policy)["seed"] == st["seed"]
