@@ -48,6 +48,8 @@ WORST: dict[str, tuple[str, tuple[float, float]]] = {
     "bf-js": ("L=1;11/100:7/12,13/100:3/12,77/100:2/12", (0.9171875, 0.94375)),
     # 184 laws; VQS-BF loses about 14%, far above its 2/3 guarantee (Thm. 4)
     "vqs-bf": ("L=2;29/100:8/12,41/100:4/12", (0.85078125, 0.8640625)),
+    # 101 laws from the head-of-line start; FIFO-FF loses about two thirds
+    "fifo-ff": ("L=1;1/100:10/12,4/100:1/12,100/100:1/12", (0.30625, 0.359375)),
 }
 
 #: what each policy is guaranteed, as a fraction of rho* on the law (None: nothing)
@@ -128,3 +130,14 @@ def check_open_bfjs(quick: bool) -> Verdict:
           method="simulation")
 def check_open_vqsbf(quick: bool) -> Verdict:
     return _open_check("vqs-bf", quick)
+
+
+@register("PG21.Open.FIFOFF", location="Sec. VII-B (FIFO-FF); Sec. IX",
+          statement="FIFO-FF (head-of-line blocking) has no throughput guarantee; on the "
+                    "worst discrete law an adversarial search found (sizes 0.01, 0.04, 1 "
+                    "w.p. 10/12, 1/12, 1/12, one server) its critical load is 0.31-0.36 "
+                    "rho*, below the rho*/2 that Thm. 2 guarantees BF-J/S, re-measured on "
+                    "fresh seeds.",
+          method="simulation")
+def check_open_fifoff(quick: bool) -> Verdict:
+    return _open_check("fifo-ff", quick)
