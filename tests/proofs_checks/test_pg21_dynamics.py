@@ -47,6 +47,21 @@ def test_thm2_fails_for_fifo_ff(monkeypatch):
     assert bad and bad[0]["verdict"] == "unstable" and bad[0]["rho_over_rho_star"] < 0.5
 
 
+def test_fig3b_from_empty_leg_is_in_the_verdict(monkeypatch):
+    """Full mode: with VQS in place of BF-J/S, the from-empty BF-J/S runs are stable, so
+    the check is violated even where the hand-built leg would also catch it; the quick
+    mode says what it did not run."""
+    monkeypatch.setattr(D, "FIG3B_FROM_EMPTY_SLOTS", 10_000_000)
+    monkeypatch.setattr(D, "FIG3B_FROM_EMPTY_SEEDS", (1,))
+    monkeypatch.setattr(D, "BFJS", D.VQS)
+    res = D.check_fig3b(False)
+    assert res.verdict == "violated"
+    empty = {r["key"]: r["verdict"] for r in res.evidence["runs"] if "from empty" in r["key"]}
+    assert empty == {"from empty, seed 1: vqs": "stable", "from empty, seed 1: bf-js": "stable",
+                     "from empty, seed 1: vqs-bf": "unstable"}
+    assert "not_shown_in_quick" not in res.evidence
+
+
 def test_fig3b_initial_state_is_configuration_2_1():
     w = D._fig3b_workload(200, seed=1)
     assert w.arrival[:4].tolist() == [0, 0, 50, 50]
