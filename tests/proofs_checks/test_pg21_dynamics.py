@@ -62,6 +62,15 @@ def test_fig3b_from_empty_leg_is_in_the_verdict(monkeypatch):
     assert "not_shown_in_quick" not in res.evidence
 
 
+def test_fig5_holds_on_the_trace_and_fails_with_first_fit(monkeypatch):
+    res = D.check_fig5(True)
+    assert res.verdict == "holds"
+    last = res.evidence["rows"][-1]
+    assert last["fifo_ff_over_best"] >= 1.5 and last["vqs_bf_over_bf_js"] <= 1
+    monkeypatch.setattr(D, "BFJS", D.FIFOFF)  # 'BF-J/S' is FIFO-FF: no advantage left
+    assert D.check_fig5(True).verdict == "violated"
+
+
 def test_fig3b_initial_state_is_configuration_2_1():
     w = D._fig3b_workload(200, seed=1)
     assert w.arrival[:4].tolist() == [0, 0, 50, 50]
