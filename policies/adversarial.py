@@ -235,7 +235,7 @@ def adversarial_search(policy: str, *, rounds: int = 5, per_round: int = 8,
     if not (isinstance(mu, int | float) and 0 < mu <= 1):
         raise ValueError(f"mu must lie in (0, 1], got {mu!r}")
     space = space or SearchSpace()
-    workers = os.cpu_count() or 1 if workers is None else int(workers)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
     kw = {"mu": float(mu), "slots": int(slots), "tol": float(tol), "seed": int(seed)}
     config = {"policy": policy, "relative_to": relative_to, "per_round": per_round,
               "space": {k: str(v) for k, v in asdict(space).items()}, **kw,
@@ -302,7 +302,7 @@ def verify(policy: str, law: SizeLaw, *, repeats: int = 3, slots: int = 1_000_00
     """Re-measure ``law``'s critical load on a longer horizon with ``repeats`` fresh
     seeds: the bracket [max lower, min upper] over the repeats is the evidence (each
     repeat's bracket is in ``brackets``); ``consistent`` says the brackets overlap."""
-    workers = os.cpu_count() or 1 if workers is None else int(workers)
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
     kws: list[dict[str, Any]] = [{"mu": mu, "slots": slots, "tol": tol, "seed": seed,
                                   "salt": f"verify{i}"} for i in range(repeats)]
     if workers > 1 and repeats > 1:

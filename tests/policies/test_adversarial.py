@@ -78,6 +78,22 @@ def test_search_starts_from_given_laws_and_verifies():
     assert len(v["brackets"]) == 2 and v["consistent"] and v["upper"] <= 0.8
 
 
+def test_workers_are_honoured(monkeypatch):
+    import policies.adversarial as A
+
+    seen = []
+    monkeypatch.setattr(A, "ProcessPoolExecutor", lambda max_workers: seen.append(max_workers)
+                        or (_ for _ in ()).throw(RuntimeError("pool")))
+    law = SizeLaw((40, 60), (1, 1), 100, 2, 1)
+    A._evaluate_many("bf-js", [law], 1, FAST)  # one law: no pool
+    with pytest.raises(RuntimeError, match="pool"):
+        A._evaluate_many("bf-js", [law, law], 2, FAST)
+    verify("bf-js", law, repeats=2, workers=1, **FAST)  # one worker: no pool
+    adversarial_search("bf-js", rounds=1, per_round=2, workers=1,
+                       space=SearchSpace(max_atoms=1, grid=10, mass=2, servers=(1,)), **FAST)
+    assert seen == [2]
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError, match="relative_to"):
         adversarial_search("bf-js", relative_to="opt")
