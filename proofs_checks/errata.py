@@ -254,6 +254,74 @@ ERRATA: list[Erratum] = [
                  "max(2 p_max, 2V/M) = max(6, 6.2) = 6.2 (optimum 6).",
         check="FL24.Lemma6.3",
     ),
+    Erratum(
+        id="PG21.Lemma4.eq52",
+        location="PG21 Sec. VIII-B, proof sketch of Lemma 4, eqs. (50)-(52)",
+        printed="Term_2 >= 1 - 2(lambda + mu K_max L) N_2 / (B_gamma1 ||Q(t_0)||) (51), where "
+                "B_gamma1 = min_{k' != k in K_RED} sin(angle(k' - k, k' - gamma k)) (52).",
+        corrected="The sketch needs the distance from Q(t_e) (where k' has the maximum weight) "
+                  "to the half-space <k' - gamma k, x> < 0 of (50), relative to ||Q(t_e)||. "
+                  "The sine of the angle between the two normals is that ratio only inside "
+                  "their plane; in 2J >= 4 dimensions Q can be closer. A valid constant is "
+                  "(1 - gamma) / (sqrt(2J) max_{k' != k} ||k' - gamma k||), since <k' - gamma "
+                  "k, Q> >= (1 - gamma) <k', Q> >= (1 - gamma) ||Q|| / sqrt(2J). Lemma 4 stands "
+                  "with it (B_gamma changes accordingly); (51) itself, a probability, is not "
+                  "refuted here.",
+        instance="J = 2, gamma = 1/2, B_gamma1 = 0.15596: Q = (300, 200, 100, 101), where 3 e_3 "
+                 "is the unique max-weight row of K_RED^(2) (weights 300, 200, 303, 301); after "
+                 "Delta = (1, 0, 0, -51) (one arrival to VQ_0, 51 jobs of VQ_3 scheduled), "
+                 "<3 e_3, Q + Delta> = 150 < gamma <e_0, Q + Delta> = 150.5, so (48)/(50) fails, "
+                 "yet ||Delta|| = 51.01 < B_gamma1 ||Q|| = 60.44. Exhaustively over {0..4}^4 the "
+                 "smallest ratio is 0.1273 (Q = (3, 2, 1, 1)) < 0.1560.",
+        check="PG21.Lemma4",
+    ),
+    Erratum(
+        id="PG21.Lemma5.eq54",
+        location="PG21 Sec. VIII-B, proof of Lemma 5, first line of eq. (54) and the lemma "
+                 "statement",
+        printed="sum_j tilde Q_j (rho_j - sum_l tilde k_j) = <rho - sum_l tilde k, Q> + B_2, "
+                "with B_2 = L K_max sum_j rho_j (proof) and B_2 = L K_max ||rho|| (statement).",
+        corrected="'<=': with K = sum_l tilde k^(l) and tilde Q = Q + K, the left side is <rho - "
+                  "K, Q> + <rho - K, K>, and <rho - K, K> <= <rho, K> <= ||rho|| ||K||_1 <= L "
+                  "K_max ||rho|| (<= L K_max sum_j rho_j). (53) holds with either B_2.",
+        instance="J = 2, L = 1, rho = (891/2000, 0, 0, 0), Q = e_0, active configuration e_0, "
+                 "tilde k = e_0: the left side is 2 (891/2000 - 1) = -1109/1000, the printed "
+                 "right side (891/2000 - 1) + 4 (891/2000) = 2455/2000 (and with ||rho|| the "
+                 "same); the exhaustive check finds no state with equality.",
+        check="PG21.Lemma5",
+    ),
+    Erratum(
+        id="PG21.Thm3.eq56",
+        location="PG21 Sec. VIII-B, eq. (56) (after Lemma 5)",
+        printed="E(||tilde Q(t)|| | S(t_0)) <= ||Q(t_0)|| + L K_max + N_2 ||lambda||, with "
+                "||.|| the Euclidean norm.",
+        corrected="... + N_2 ||lambda||_1 (the sum of the rates): arrivals add at most "
+                  "||A||_1 to the norm, E||A||_1 = N_2 sum_j lambda_j, while E||A|| can exceed "
+                  "||E A||. (58) is unaffected: it follows from linearity of <tilde Q, rho>.",
+        instance="J = 2, L = 1, K_max = 4, N_2 = 1, Q(t_0) = 0, the server full with 4 small jobs "
+                 "of VQ_3 rounded to 1/4 (active configuration 3 e_3); one arrival w.p. 1/2 of "
+                 "type 3 w.p. 9/10 or type 0 w.p. 1/10, departures w.p. mu = 1e-4: "
+                 "E||tilde Q(t_0 + 1)|| = 4.45571 > 4 + ||lambda|| = 4.45277 (<= 4 + "
+                 "||lambda||_1 = 4.5).",
+        check="PG21.Lemma5.drift",
+    ),
+    Erratum(
+        id="PG21.Thm3.eq59",
+        location="PG21 Sec. VIII-B, the drift chain (a)-(b) after eq. (58), and eqs. (59)-(60)",
+        printed="(1 - P_1)(||Q(t_0)|| ||rho|| + B_2 + N_2 ||rho||^2 mu) in (a), and eps' "
+                "||rho|| ||Q(t_0)|| + eps' B_2 + eps' N_2 ||rho||^2 mu in (b); hence (59): N_2 "
+                "> (L N_1 (1 - eps')(B_1 + ||rho||) + eps' ||rho||) / ((1 - eps') B_1).",
+        corrected="(58) bounds one slot; (45) sums N_2 of them, so the complement of E costs "
+                  "N_2 (1 - P_1)(...): the coefficient of ||Q(t_0)|| is -N_2 (1 - eps') B_1 + "
+                  "L N_1 (1 - eps')(B_1 + ||rho||) + eps' N_2 ||rho||, which needs eps' ||rho|| "
+                  "< (1 - eps') B_1 and N_2 > L N_1 (1 - eps')(B_1 + ||rho||) / ((1 - eps') B_1 "
+                  "- eps' ||rho||). Thm. 3 stands: Lemma 4 allows any eps' > 0.",
+        instance="eps' = 1/2, L = N_1 = 1, B_1 = 1/10, ||rho|| = 1, mu = 1, L K_max = 4, B_2 = "
+                 "4, B_3 = 1, delta = 1: (59) gives N_2 = 22, (60) ||Q(t_0)|| > 6356; at "
+                 "||Q(t_0)|| = 63560 the printed bound is -14306/5 < -delta, the bound with the "
+                 "N_2 slots of the complement of E is +3323287/5.",
+        check="PG21.Lemma5.drift",
+    ),
 ]
 
 

@@ -8,6 +8,7 @@ from proofs_checks.checks import (  # noqa: F401
     pg18_region,
     pg21_capacity,
     pg21_dynamics,
+    pg21_lemmas45,
     pg21_open,
     xll21_closed_forms,
     xll21_dynamics,
