@@ -322,6 +322,21 @@ ERRATA: list[Erratum] = [
                  "N_2 slots of the complement of E is +3323287/5.",
         check="PG21.Lemma5.drift",
     ),
+    Erratum(
+        id="PG21.Cor1.eq62",
+        location="PG21 Sec. VIII-D (proof of Cor. 1), the text before eq. (62) and the chain "
+                 "after it",
+        printed="in the latter [system 4] the arrival rate of the jobs is increased by a factor "
+                "of 1/(1 - eps); ... rho_VQS* >= (2/3) rho_3* >= (2/3) rho_4* = (2/3)(1 - eps) "
+                "rho_1*.",
+        corrected="the factor is 1/(1 - F_R(1/2^J)), so rho_4* = (1 - F_R(1/2^J)) rho_1* >= (1 - "
+                  "eps) rho_1*: '=' is '>=' (strict whenever rho_1* > 0, since J is chosen with "
+                  "F_R(1/2^J) < eps), as (62) itself states. Cor. 1 stands.",
+        instance="sizes 1/300, 9/20, 11/20 w.p. 9/20, 11/40, 11/40, one server, eps = 1/2: J = "
+                 "2, F_R(1/4) = 9/20, rho_4* = rho*(F | R > 1/4) = 2 (pairs 9/20 + 11/20), "
+                 "rho_1* = 2/(11/20) = 40/11, and (1 - eps) rho_1* = 20/11 < 2 = rho_4*.",
+        check="PG21.Cor1",
+    ),
 ]
 
 

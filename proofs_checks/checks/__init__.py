@@ -7,6 +7,7 @@ from proofs_checks.checks import (  # noqa: F401
     pg18_lemmas,
     pg18_region,
     pg21_capacity,
+    pg21_cor1,
     pg21_dynamics,
     pg21_lemmas45,
     pg21_open,
