@@ -41,7 +41,13 @@ from policies.nonpreemptive import (
     Tetris,
     run_nonpreemptive,
 )
-from policies.registry import POLICIES, available_policies, make_policy, policies_of
+from policies.registry import (
+    POLICIES,
+    available_policies,
+    make_policy,
+    policies_of,
+    slotted_parameters,
+)
 from policies.seeding import spawn_seeds
 from policies.slotted import (
     BFJ,
@@ -80,6 +86,7 @@ __all__ = [
     "Workload", "PoissonArrivals", "BernoulliArrivals", "GeometricService",
     "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
     "google2011_workload", "POLICIES", "available_policies", "make_policy", "policies_of",
+    "slotted_parameters",
     "CriticalLoad", "critical_load", "reference_rho_star", "sweep", "pg21_workload",
     "arrival_rate_for", "RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
     "MaxWeightServers", "simulate_continuous", "check_continuous_run", "JobTypes",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,7 +16,7 @@ from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
 
 __all__ = ["PolicyInfo", "POLICIES", "FAMILIES", "available_policies", "make_policy",
-           "policies_of"]
+           "policies_of", "slotted_parameters"]
 
 
 #: model families (DESIGN.md, "Simulation"); the policy name decides the family
@@ -40,26 +41,35 @@ class PolicyInfo:
     family: str = "pg21-slotted"
 
 
-def _vq(cls: type[VQS] | type[VQSBF]) -> Callable[..., BuiltinPolicy]:
-    def make(*, J: int | None = None, dist: SizeDistribution | None = None,
-             eps: float = 0.01, small_jobs: str | None = None, hol: str | None = None,
-             **_: Any) -> BuiltinPolicy:
-        opts: dict[str, Any] = {} if small_jobs is None else {"small_jobs": small_jobs}
-        if hol is not None:
-            if cls is not VQS:
-                raise ValueError("hol is a parameter of vqs (PG21 V-B step (ii)); vqs-bf "
-                                 "takes the largest fitting job")
-            opts["hol"] = hol
-        if J is None and dist is not None:
-            return cls.for_distribution(dist, eps if not isinstance(dist, Discrete) else 0.0,
-                                        **opts)
-        return cls(J=J, **opts)
+def _law_free(cls: type, **fixed: Any) -> Callable[..., BuiltinPolicy]:
+    """Factory of a policy that needs nothing from the size law (it is accepted, unused)."""
+    def make(*, dist: SizeDistribution | None = None) -> BuiltinPolicy:
+        return cls(**fixed)  # type: ignore[no-any-return]
     return make
 
 
+def _virtual_queues(cls: type[VQS] | type[VQSBF], J: int | None,
+                    dist: SizeDistribution | None, eps: float, **opts: Any) -> BuiltinPolicy:
+    opts = {k: v for k, v in opts.items() if v is not None}
+    if J is None and dist is not None:
+        return cls.for_distribution(dist, eps if not isinstance(dist, Discrete) else 0.0,
+                                    **opts)
+    return cls(J=J, **opts)
+
+
+def _vqs(*, J: int | None = None, dist: SizeDistribution | None = None, eps: float = 0.01,
+         small_jobs: str | None = None, hol: str | None = None) -> BuiltinPolicy:
+    return _virtual_queues(VQS, J, dist, eps, small_jobs=small_jobs, hol=hol)
+
+
+def _vqsbf(*, J: int | None = None, dist: SizeDistribution | None = None, eps: float = 0.01,
+           small_jobs: str | None = None) -> BuiltinPolicy:
+    return _virtual_queues(VQSBF, J, dist, eps, small_jobs=small_jobs)
+
+
 def _maxweight(*, partition: Partition | None = None, dist: SizeDistribution | None = None,
-               levels: int = 2, max_configurations: int = MAX_CONFIGURATIONS,
-               **_: Any) -> BuiltinPolicy:
+               levels: int = 2, max_configurations: int = MAX_CONFIGURATIONS
+               ) -> BuiltinPolicy:
     if partition is not None:
         return PartitionMaxWeight(partition, max_configurations=max_configurations)
     if isinstance(dist, Discrete):
@@ -235,21 +245,21 @@ def _fl24_policies() -> list[PolicyInfo]:
 
 POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
     PolicyInfo("bf-j", "Best-Fit, job's perspective, every slot", "PG21 IV-A", "",
-               lambda **_: BFJ()),
+               _law_free(BFJ)),
     PolicyInfo("bf-s", "Best-Fit, server's perspective, every slot", "PG21 IV-A", "",
-               lambda **_: BFS()),
+               _law_free(BFS)),
     PolicyInfo("bf-js", "BF-S on servers with a departure, then BF-J on new jobs",
-               "PG21 IV-A, Thm. 2", "", lambda **_: BFJS()),
+               "PG21 IV-A, Thm. 2", "", _law_free(BFJS)),
     PolicyInfo("vqs", "virtual queues on the universal partition, K_RED configurations",
                "PG21 V-B, Thm. 3, Cor. 1", "J (default: Cor. 1 with eps=0.01, or the "
                "smallest job), small_jobs ('rounded' per V-A, or 'actual'), hol ('skip' "
-               "or 'stop')", _vq(VQS)),
+               "or 'stop')", _vqs),
     PolicyInfo("vqs-bf", "VQS with largest-fit and BF-S fill", "PG21 VI, Thm. 4",
-               "J, small_jobs (as vqs)", _vq(VQSBF)),
+               "J, small_jobs (as vqs)", _vqsbf),
     PolicyInfo("fifo-ff", "FIFO with First-Fit, strict head-of-line blocking",
-               "PG21 VII-B", "", lambda **_: FIFOFF()),
+               "PG21 VII-B", "", _law_free(FIFOFF)),
     PolicyInfo("fifo-ff-skip", "FIFO with First-Fit, skipping jobs that fit nowhere",
-               "PG21 VII-B (variant)", "", lambda **_: FIFOFF(skip=True)),
+               "PG21 VII-B (variant)", "", _law_free(FIFOFF, skip=True)),
     PolicyInfo("maxweight", "MaxWeight over all configurations of a partition, renewed "
                "when a server empties", "PG21 III, Thm. 1", "partition (default: atoms of a "
                "discrete law, else the quantile partition X^(levels))", _maxweight),
@@ -271,33 +281,47 @@ def policies_of(family: str) -> list[str]:
     return [n for n, p in POLICIES.items() if p.family == family]
 
 
+def slotted_parameters(name: str) -> tuple[str, ...]:
+    """The keyword parameters :func:`make_policy` accepts for the PG21 slotted policy
+    ``name`` besides ``dist`` and ``capacity`` (other families' constructors check
+    their own keywords)."""
+    try:
+        info = POLICIES[name]
+    except KeyError:
+        raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+    if info.family != "pg21-slotted":
+        raise ValueError(f"{name} is a {info.family} policy, not a PG21 slotted one")
+    return tuple(p for p in inspect.signature(info.factory).parameters if p != "dist")
+
+
 def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: object = 1,
                 **params: Any) -> Any:
     """The built-in policy called ``name`` (see :data:`POLICIES` for parameters).
 
     ``dist`` is the size law in the units of ``capacity`` (identical servers); policies
     that derive a partition from it (vqs, vqs-bf, maxweight) see it on a unit server.
+    A parameter the policy does not take is an error, not silently dropped.
     """
     try:
         info = POLICIES[name]
     except KeyError:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
-    if info.family == "pg18-continuous":
-        if dist is not None:
-            raise ValueError(f"{name} is a PG18 policy: its jobs come in finite types "
-                             f"(policies.JobTypes), not from a size law")
-        try:
-            return info.factory(**params)
-        except TypeError as e:
-            raise ValueError(f"{name}: {e} (parameters: {info.parameters or 'none'})") from None
     if info.family != "pg21-slotted":
         if dist is not None:
-            raise ValueError(f"{name} is a {info.family} policy: it schedules a finite "
-                             f"job set (packsched schedule), not jobs drawn from a size law")
+            what = ("its jobs come in finite types (policies.JobTypes), not from a size law"
+                    if info.family == "pg18-continuous" else
+                    "it schedules a finite job set (packsched schedule), not jobs drawn "
+                    "from a size law")
+            raise ValueError(f"{name} is a {info.family} policy: {what}")
         try:
             return info.factory(**params)
         except TypeError as e:
             raise ValueError(f"{name}: {e} (parameters: {info.parameters or 'none'})") from None
+    accepted = slotted_parameters(name)
+    unknown = sorted(set(params) - set(accepted))
+    if unknown:
+        raise ValueError(f"{name} takes no parameter {', '.join(map(repr, unknown))} "
+                         f"(parameters: {', '.join(accepted) or 'none'})")
     cap = to_number(capacity, name="capacity")
     if not cap > 0:
         raise ValueError(f"capacity must be positive, got {capacity!r}")

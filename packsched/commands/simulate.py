@@ -83,8 +83,9 @@ def add_parser(sub: Any) -> None:
     sm.add_argument("--hol", choices=("skip", "stop"),
                     help="vqs: step (ii) passes over a VQ_j job that does not fit (skip; "
                          "default) or stops at it (stop)")
-    sm.add_argument("--levels", type=integer(0), default=2,
-                    help="maxweight on a continuous law: quantile partition X^(levels)")
+    sm.add_argument("--levels", type=integer(0),
+                    help="maxweight on a continuous law: quantile partition X^(levels) "
+                         "(default 2)")
     sm.add_argument("--max-memory", type=byte_size, metavar="BYTES",
                     help=f"memory budget of the run, e.g. 16G (default "
                          f"{budget_help('MEMORY_BUDGET')})")
@@ -185,15 +186,16 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
-    vq_opts = {k: v for k, v in (("small_jobs", args.small_jobs), ("hol", args.hol))
-               if v is not None}
-    allowed = {"vqs": ("small_jobs", "hol"), "vqs-bf": ("small_jobs",)}.get(args.policy, ())
-    if any(k not in allowed for k in vq_opts):
-        bad = ", ".join(f"--{k.replace('_', '-')}" for k in vq_opts if k not in allowed)
-        raise UsageError(f"{bad}: not a flag of {args.policy}")
+    flags = {k: v for k, v in (("J", args.J), ("small_jobs", args.small_jobs),
+                               ("hol", args.hol), ("levels", args.levels),
+                               ("max_configurations", args.max_configurations))
+             if v is not None}
+    bad = [k for k in flags if k not in P.slotted_parameters(args.policy)]
+    if bad:
+        raise UsageError(", ".join(f"--{k.replace('_', '-')}" for k in bad)
+                         + f": not a flag of {args.policy}")
     w, dist, cap, slots, info = _workload(args)
-    policy = P.make_policy(args.policy, J=args.J, dist=dist, capacity=cap, levels=args.levels,
-                           **vq_opts, **budgets(args, max_configurations="max_configurations"))
+    policy = P.make_policy(args.policy, dist=dist, capacity=cap, **flags)
     cluster = P.Cluster.identical(args.servers, cap)
     with stdout_to_stderr(args.json):
         res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup,

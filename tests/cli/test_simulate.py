@@ -188,6 +188,12 @@ def test_bernoulli_arrivals(capsys):
      "--hol: not a flag of vqs-bf"),
     (["--policy", "vqs", "--sizes", "0.4", "--workload", "1", "--small-jobs", "up"],
      "invalid choice"),
+    (["--policy", "bf-js", "--sizes", "0.4", "--workload", "1", "--J", "3"],
+     "--J: not a flag of bf-js"),
+    (["--policy", "vqs", "--sizes", "0.4", "--workload", "1", "--levels", "3"],
+     "--levels: not a flag of vqs"),
+    (["--policy", "fifo-ff", "--sizes", "0.4", "--workload", "1", "--max-configurations",
+      "9"], "--max-configurations: not a flag of fifo-ff"),
     (["--sizes", "0.4", "--workload", "1"], "--policy"),
 ])
 def test_usage_errors(capsys, argv, fragment):

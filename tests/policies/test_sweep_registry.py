@@ -22,6 +22,7 @@ from policies import (
     make_policy,
     pg21_workload,
     simulate,
+    slotted_parameters,
     spawn_seeds,
     sweep,
 )
@@ -146,8 +147,18 @@ def test_make_policy_unknown(name):
         make_policy(name)
 
 
-def test_make_policy_ignores_irrelevant_parameters():
-    assert isinstance(make_policy("bf-js", J=3, dist=Uniform("0.1", "0.9"), levels=4), BFJS)
+def test_make_policy_refuses_parameters_the_policy_does_not_take():
+    assert isinstance(make_policy("bf-js", dist=Uniform("0.1", "0.9")), BFJS)
+    with pytest.raises(ValueError, match=r"bf-js takes no parameter 'J', 'levels'"):
+        make_policy("bf-js", J=3, dist=Uniform("0.1", "0.9"), levels=4)
+    with pytest.raises(ValueError, match=r"vqs takes no parameter 'smalljobs' \(parameters: "
+                                         r"J, eps, small_jobs, hol\)"):
+        make_policy("vqs", J=3, smalljobs="actual")
+    with pytest.raises(ValueError, match="vqs-bf takes no parameter 'hol'"):
+        make_policy("vqs-bf", J=3, hol="stop")
+    assert slotted_parameters("maxweight") == ("partition", "levels", "max_configurations")
+    with pytest.raises(ValueError, match="not a PG21 slotted"):
+        slotted_parameters("mris")
 
 
 def test_vqs_defaults():

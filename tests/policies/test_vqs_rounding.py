@@ -240,5 +240,5 @@ def test_make_policy_passes_the_options():
         P.VQS(J=3, small_jobs="actual", hol="stop")
     assert P.make_policy("vqs-bf", J=3, small_jobs="actual") == \
         P.VQSBF(J=3, small_jobs="actual")
-    with pytest.raises(ValueError, match="hol is a parameter of vqs"):
+    with pytest.raises(ValueError, match="vqs-bf takes no parameter .hol."):
         P.make_policy("vqs-bf", hol="stop")
