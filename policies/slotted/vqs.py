@@ -75,8 +75,9 @@ Servers must be identical (the partition is relative to the capacity; PG21 Sec. 
 
 Slow transients. Q counts jobs, so on one server with sizes {0.01, 1} w.p. 10/11, 1/11
 (J = 7) a renewal picks the size-1 row e_0 only while Q_0 exceeds 96 Q_13 (0.01 is in
-VQ_13, whose row is 3*2^5 e_13): at 0.6 and 0.633 rho* the queue climbs for 6M-12M slots (mu = 0.05) and then
-stays at about 34,000 and 50,000 jobs, as Thm. 3 allows. A 3M-slot run looks unstable.
+VQ_13, whose row is 3*2^5 e_13): at 0.6 and 0.633 rho* (mu = 0.05) the queue climbs for
+6M-12M slots and then stays at about 34,000 and 50,000 jobs, as Thm. 3 allows; a
+3M-slot run looks unstable.
 """
 
 from __future__ import annotations
