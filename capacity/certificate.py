@@ -29,6 +29,7 @@ from capacity.knapsack import (
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
+    knapsack_dp_bounded,
     knapsack_exact,
 )
 from capacity.result import MixtureTerm
@@ -69,6 +70,8 @@ def _primal_lower(lp: ConfigurationLP, mixture: list[MixtureTerm], exact: bool,
         c = term.server_class
         if np.any(k < 0) or term.weight < 0:
             return None, "mixture has a negative entry"
+        if not lp.within_copies(k):
+            return None, f"mixture configuration {k.tolist()} exceeds max_copies"
         if ints is not None:
             Wi, Ci = ints
             ok = all(sum(int(k[j]) * int(Wi[j, d]) for j in np.flatnonzero(k)) <= int(Ci[c, d])
@@ -103,15 +106,20 @@ def _max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
                ints: tuple[np.ndarray, np.ndarray] | None, Wf: np.ndarray,
                thr: float) -> float | None:
     """max_k <y, k> over class c (or ``thr`` if nothing exceeds it); None if unproven."""
-    if ints is not None and lp.D == 1 and int(ints[1][c, 0]) * lp.T <= _DP_WORK:
+    most = lp.copy_bounds()
+    if ints is not None and lp.D == 1 and _dp_fits(int(ints[1][c, 0]), lp, ints[0][:, 0]):
+        if most is not None:
+            return float(knapsack_dp_bounded(y, ints[0][:, 0], int(ints[1][c, 0]), most,
+                                              config=False).value)
         return float(knapsack_dp(y, ints[0][:, 0], int(ints[1][c, 0])).value)
-    if ints is not None and lp.D == 2 and _dp2_fits(ints[1][c], lp.T):
+    if ints is not None and lp.D == 2 and most is None and _dp2_fits(ints[1][c], lp.T):
         return float(knapsack_dp2(y, ints[0], (int(ints[1][c, 0]), int(ints[1][c, 1]))).value)
     if ints is not None:
         res = knapsack_bb(y, ints[0].astype(float), ints[1][c].astype(float), threshold=thr,
-                          rtol=0.0)
+                          rtol=0.0, bounds=most)
     else:
-        res = knapsack_bb(y, Wf, np.array([float(v) for v in lp.caps[c]]), threshold=thr)
+        res = knapsack_bb(y, Wf, np.array([float(v) for v in lp.caps[c]]), threshold=thr,
+                          bounds=most)
     if res.proven:
         return res.value
     if lp.D == 1:
@@ -122,7 +130,8 @@ def _max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
 def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
                        ints: tuple[np.ndarray, np.ndarray] | None,
                        grid: int = 2**16) -> float:
-    """An upper bound on max_k <y, k> for one resource when exact search is too costly.
+    """An upper bound on max_k <y, k> for one resource when exact search is too costly
+    (it ignores ``max_copies``: a relaxation, so still an upper bound).
 
     Sizes are rounded *down* onto a grid of ``grid`` units (a relaxation: more fits).
     Types smaller than one unit are bounded fluidly: with the others using g units
@@ -148,18 +157,32 @@ def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
     return float(np.max(dp + r * (grid - g) / grid)) * (1 + 1e-12)
 
 
+def _dp_fits(C: int, lp: ConfigurationLP, w: np.ndarray) -> bool:
+    """The one-resource dynamic program's work (split items when bounded) is affordable."""
+    if lp.max_copies is None:
+        return C * lp.T <= _DP_WORK
+    split = sum(int(min(b, C // max(int(x), 1))).bit_length()
+                for x, b in zip(w, lp.max_copies, strict=True))
+    return C * split <= _DP_WORK
+
+
 def _dp2_fits(C: np.ndarray, T: int) -> bool:
     cells = (int(C[0]) + 1) * (int(C[1]) + 1)
     return cells <= 20_000_000 and cells * T <= _DP_WORK
 
 
-def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: int) -> bool:
+def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: int,
+                             lp: ConfigurationLP) -> bool:
     """No feasible configuration has integer price V.k above B (exact integers)."""
-    if Wi.shape[1] == 1 and int(Ci[0]) * len(V) <= _DP_WORK:
+    most = lp.copy_bounds()
+    if Wi.shape[1] == 1 and _dp_fits(int(Ci[0]), lp, Wi[:, 0]):
+        if most is not None:
+            return int(knapsack_dp_bounded(V, Wi[:, 0], int(Ci[0]), most,
+                                           config=False).value) <= B
         return int(knapsack_dp(V, Wi[:, 0], int(Ci[0])).value) <= B
-    if Wi.shape[1] == 2 and _dp2_fits(Ci, len(V)):
+    if Wi.shape[1] == 2 and most is None and _dp2_fits(Ci, len(V)):
         return int(knapsack_dp2(V, Wi, (int(Ci[0]), int(Ci[1]))).value) <= B
-    res = knapsack_bb(V, Wi, Ci, threshold=B, exact=True)
+    res = knapsack_bb(V, Wi, Ci, threshold=B, exact=True, bounds=most)
     return bool(res.proven and not res.config.any())
 
 
@@ -206,7 +229,8 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
         ye = [Fraction(float(v)) for v in y]
         betas = []
         for c in range(len(lp.caps)):
-            b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
+            b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0,
+                                         bounds=lp.max_copies)
             betas.append(b_exact)
         dual_ok = True
         msgs = [m for m in msgs if not m.startswith("dual check incomplete")]
@@ -219,7 +243,7 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
         betas = []
         for c in range(len(lp.caps)):
             B = int(math.floor(math.ldexp(betas_f[c], E)))
-            if not _exact_price_bound_holds(V, ints[0], ints[1][c], B):
+            if not _exact_price_bound_holds(V, ints[0], ints[1][c], B, lp):
                 dual_ok = False
                 msgs.append(f"exact dual check failed for class {c}")
             betas.append(Fraction(B, 2**E))
@@ -275,7 +299,7 @@ def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
         return None
     total = Fraction(0)
     for c in range(len(lp.caps)):
-        b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0)
+        b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0, bounds=lp.max_copies)
         total += lp.counts[c] * b
     upper = total / yd
     # exact=True above: rational weights, demands and counts, so lower is a Fraction

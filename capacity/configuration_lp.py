@@ -24,7 +24,14 @@ import numpy as np
 
 from capacity._lp_highs import MasterLP
 from capacity.certificate import certify, exact_optimum
-from capacity.knapsack import knapsack_bb, knapsack_dp, knapsack_dp2, knapsack_exact
+from capacity.knapsack import (
+    _DP01_TABLE_BYTES,
+    knapsack_bb,
+    knapsack_dp,
+    knapsack_dp2,
+    knapsack_dp_bounded,
+    knapsack_exact,
+)
 from capacity.result import CapacityResult, MixtureTerm
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES, check_budget
 from theory.configurations import as_capacity, as_size_matrix, feasible_configurations
@@ -58,13 +65,16 @@ class ConfigurationLP:
 
     ``sizes``: one row per job type (one entry per resource). ``classes``: one
     ``(capacity vector, server count)`` per class of identical servers. ``demand``:
-    non-negative direction ``d`` (probabilities P for rho*).
+    non-negative direction ``d`` (probabilities P for rho*). ``max_copies``: most jobs
+    of each type one configuration may hold (None: as many as fit). A bin-packing
+    instance bounds each type by its multiplicity: the Gilmore-Gomory LP bound.
     """
 
     rows: list[list[Number]]
     caps: list[list[Number]]
     counts: list[int]
     demand: list[Number]
+    max_copies: list[int] | None = None
 
     @classmethod
     def build(
@@ -72,6 +82,7 @@ class ConfigurationLP:
         sizes: Sequence[object],
         demand: Sequence[object],
         classes: Sequence[tuple[object, int]],
+        max_copies: Sequence[object] | None = None,
     ) -> ConfigurationLP:
         rows = as_size_matrix(sizes)
         D = len(rows[0])
@@ -99,7 +110,12 @@ class ConfigurationLP:
                 raise ValueError(
                     f"job type {j} of size {_fmt(r)} exceeds the capacity of every server "
                     f"({', '.join(_fmt(c) for c in caps)})")
-        return cls(rows, caps, counts, dem)
+        most = None
+        if max_copies is not None:
+            most = [positive_int(m, name="max_copies entry") for m in max_copies]
+            if len(most) != len(rows):
+                raise ValueError(f"{len(rows)} types but {len(most)} max_copies entries")
+        return cls(rows, caps, counts, dem, most)
 
     # -- numeric views ------------------------------------------------------
     @property
@@ -141,13 +157,21 @@ class ConfigurationLP:
         return W, C, False
 
     def max_items(self) -> int:
-        """Most jobs any feasible configuration can hold (bounds enumeration's depth)."""
+        """Most jobs of one type a feasible configuration can hold (bounds enumeration's
+        depth)."""
         best = 0
         for cap in self.caps:
-            for r in self.rows:
+            for j, r in enumerate(self.rows):
                 q = min((int(cap[d] // r[d]) for d in range(self.D) if r[d] > 0), default=0)
-                best = max(best, q)
+                best = max(best, q if self.max_copies is None else min(q, self.max_copies[j]))
         return best
+
+    def copy_bounds(self) -> np.ndarray | None:
+        """``max_copies`` as int64 (None when unbounded)."""
+        return None if self.max_copies is None else np.array(self.max_copies, dtype=np.int64)
+
+    def within_copies(self, k: np.ndarray) -> bool:
+        return self.max_copies is None or bool(np.all(k <= self.copy_bounds()))
 
     def exact_fits(self, c: int, k: np.ndarray) -> bool:
         """Configuration k fits a class-c server, decided exactly."""
@@ -217,17 +241,20 @@ class _Pricer:
 
     def __init__(self, W: np.ndarray, cap: np.ndarray, integral: bool,
                  exact_fits: Callable[[np.ndarray], bool] | None = None,
-                 rational: tuple[list, list] | None = None):
+                 rational: tuple[list, list] | None = None,
+                 bounds: np.ndarray | None = None):
         self.W, self.cap, self.integral = W, cap, integral
         # rational inputs too large to scale to integers: float search with tolerance,
         # then every column is re-checked in exact arithmetic
         self.exact_fits = exact_fits
         self.unproven = False
         self.rational: tuple[list, list] | None = rational
+        self.bounds = bounds
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
         self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
-        if W.shape[1] == 2 and integral and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX:
+        if (W.shape[1] == 2 and integral and bounds is None
+                and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX):
             self.grid2 = (W.astype(np.int64), (int(cap[0]), int(cap[1])))
             self.grid_exact = True
         if W.shape[1] == 1:
@@ -237,15 +264,29 @@ class _Pricer:
             else:
                 g = np.ceil(W[:, 0] / cap[0] * _DP_GRID * (1 + 1e-12)).astype(np.int64)
                 self.grid = (np.maximum(g, 1), _DP_GRID)
+            if bounds is not None and not self._bounded_table_fits():
+                self.grid, self.grid_exact = None, False
+
+    def _bounded_table_fits(self) -> bool:
+        assert self.grid is not None and self.bounds is not None
+        w, C = self.grid
+        split = sum(int(min(b, C // max(int(x), 1))).bit_length()
+                    for x, b in zip(w, self.bounds, strict=True))
+        return split * (C + 1) <= _DP01_TABLE_BYTES
 
     def _bb(self, y: np.ndarray, thr: float):
         res = knapsack_bb(y, self.W, self.cap, threshold=thr, node_limit=2_000_000,
-                          rtol=0.0 if self.integral else FEASIBILITY_RTOL)
+                          rtol=0.0 if self.integral else FEASIBILITY_RTOL, bounds=self.bounds)
         if res.proven:
             return [*res.improving, res.config]
         if self.W.shape[1] == 1 and self.integral and self.cap[0] * len(y) <= 5e9:
-            dp = knapsack_dp(y, self.W[:, 0].astype(np.int64), int(self.cap[0]))
-            return [dp.config]
+            w, C = self.W[:, 0].astype(np.int64), int(self.cap[0])
+            try:
+                dp = (knapsack_dp(y, w, C) if self.bounds is None
+                      else knapsack_dp_bounded(y, w, C, self.bounds))
+                return [dp.config]
+            except ValueError:  # choice table too large: keep what the search found
+                pass
         # budget exhausted: use what was found; if nothing, the optimum is unproven and
         # the certificate will say how far the answer can be off
         self.unproven = True
@@ -261,7 +302,9 @@ class _Pricer:
                 # are infeasible exactly: decide in rational arithmetic
                 rows, cap = self.rational
                 _v, k = knapsack_exact([Fraction(float(v)) for v in y], rows, cap,
-                                       threshold=Fraction(thr))
+                                       threshold=Fraction(thr),
+                                       bounds=None if self.bounds is None
+                                       else self.bounds.tolist())
                 cols = [] if k is None else [np.array(k, dtype=np.int64)]
         return cols
 
@@ -291,7 +334,16 @@ class _Pricer:
             return [k for k in res.improving if float(k @ y) > thr]
         if self.grid is not None:
             w, C = self.grid
-            res = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+            if self.bounds is not None:
+                # cheap columns first: the unbounded table's best pattern through each
+                # type, capped at the bounds; the bounded program only when none improves
+                free = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+                capped = [np.minimum(k, self.bounds) for k in free.improving]
+                cols = [k for k in capped if float(k @ y) > thr]
+                if cols:
+                    return cols
+            res = (knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+                   if self.bounds is None else knapsack_dp_bounded(y, w, C, self.bounds))
             if self.grid_exact:
                 self.last_max = float(res.value)
             cands = [k for k in res.improving if float(k @ y) > thr]
@@ -311,6 +363,10 @@ def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.
                                           max_configurations=max_configurations)
             K = np.zeros((sub.shape[0], lp.T), dtype=np.int64)
             K[:, idx] = sub
+            if lp.max_copies is not None:
+                # a configuration within the bounds lies below a maximal one, hence below
+                # that one capped at the bounds: the capped set dominates (covering LP)
+                K = np.unique(np.minimum(K, lp.copy_bounds()), axis=0)
         cols.append(K)
     return cols
 
@@ -329,6 +385,8 @@ def _initial_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndarray) -> list[
                              np.inf)
             k = np.zeros(lp.T, dtype=np.int64)
             k[j] = max(1, int(q.min()))
+            if lp.max_copies is not None:
+                k[j] = min(k[j], lp.max_copies[j])
             cols.append(k)
         out.append(np.array(cols, dtype=np.int64).reshape(-1, lp.T))
     return out
@@ -346,6 +404,8 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     pos = d > 0
     mult = np.zeros(lp.T, dtype=np.int64)
     mult[pos] = np.maximum(1, np.rint(copies * d[pos] / d[pos].mean())).astype(np.int64)
+    if lp.max_copies is not None:
+        mult = np.minimum(mult, lp.copy_bounds())
     out = []
     fit = lp.fits_class()
     for c in range(len(lp.caps)):
@@ -449,7 +509,8 @@ def solve_configuration_lp(
                 K = np.array([k for k in K if exact_fits(c, k)], dtype=np.int64).reshape(
                     -1, lp.T)
             master.add_columns(c, K)
-        stabilising = lp.D == 1
+        # the transfers y_i >= y_j are dual-optimal for unbounded columns only
+        stabilising = lp.D == 1 and lp.max_copies is None
         if stabilising:
             master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
@@ -457,10 +518,12 @@ def solve_configuration_lp(
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
                            None if exact_fits is None else partial(exact_fits, c),
-                           (lp.rows, lp.caps[c]) if exact_fits is not None and small else None)
+                           (lp.rows, lp.caps[c]) if exact_fits is not None and small else None,
+                           lp.copy_bounds())
                    for c in range(len(lp.caps))]
         max_cols = int(min(100, max(20, lp.T // 4)))
-        smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
+        smoothing = (all(p.grid_exact for p in pricers) and lp.max_copies is None
+                     and _SMOOTHING > 0)
         center: np.ndarray | None = None
         best_bound = np.inf
         prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")

@@ -26,7 +26,7 @@ from numba import njit
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
-           "knapsack_dp2", "knapsack_exact"]
+           "knapsack_dp2", "knapsack_dp_bounded", "knapsack_exact", "UNBOUNDED"]
 
 
 @dataclass(frozen=True)
@@ -41,8 +41,9 @@ class KnapsackResult:
 
 
 @njit(cache=True)
-def _bb_kernel(v, W, cap, ratio, best0, delta, node_limit, max_keep):  # pragma: no cover
-    """Branch and bound; items pre-sorted; ``ratio[i, d]`` = max_{i' >= i} v/W[:, d].
+def _bb_kernel(v, W, cap, most, ratio, best0, delta, node_limit, max_keep):  # pragma: no cover
+    """Branch and bound; items pre-sorted; ``ratio[i, d]`` = max_{i' >= i} v/W[:, d];
+    at most ``most[i]`` copies of item i (the Dantzig bound ignores ``most``: still valid).
 
     Returns (best value, best config, nodes, finished flag, kept configs, n kept).
     A leaf is accepted when its value exceeds ``best``; a node is pruned when its
@@ -90,6 +91,8 @@ def _bb_kernel(v, W, cap, ratio, best0, delta, node_limit, max_keep):  # pragma:
                         kmax = q
             if kmax < 0:
                 kmax = 0
+            if kmax > most[i]:
+                kmax = most[i]
             kk = np.int64(kmax)
             k[i] = kk
             if kk > 0:
@@ -184,6 +187,21 @@ def _checked(values: object, sizes: object, capacity: object
     return v, W, cap
 
 
+#: Stands for "no bound" on the copies of a type.
+UNBOUNDED = np.iinfo(np.int64).max // 4
+
+
+def _bounds(bounds: object, T: int) -> np.ndarray:
+    """Per-type copy bounds as int64 (UNBOUNDED when ``bounds`` is None)."""
+    if bounds is None:
+        return np.full(T, UNBOUNDED, dtype=np.int64)
+    b = np.asarray(bounds)
+    if b.shape != (T,) or b.dtype.kind not in "iu" or np.any(b < 0):
+        raise ValueError(f"knapsack bounds must be {T} non-negative integers, got "
+                         f"{b.dtype} of shape {b.shape}")
+    return np.minimum(b.astype(np.int64), UNBOUNDED)
+
+
 def knapsack_bb(
     values: np.ndarray,
     sizes: np.ndarray,
@@ -194,8 +212,10 @@ def knapsack_bb(
     max_keep: int = 8,
     exact: bool = False,
     rtol: float = FEASIBILITY_RTOL,
+    bounds: np.ndarray | None = None,
 ) -> KnapsackResult:
-    """Branch and bound for ``max <values, k>`` s.t. ``sizes^T k <= capacity``, k integer.
+    """Branch and bound for ``max <values, k>`` s.t. ``sizes^T k <= capacity``, k integer
+    (and ``k <= bounds`` when given: the bounded knapsack).
 
     Parameters
     ----------
@@ -206,9 +226,11 @@ def knapsack_bb(
     exact : integer data; the leaf test is exact and pruning keeps a safety margin so
         that a float rounding in the bound can never discard a better configuration.
     rtol : relative feasibility tolerance for float data (0 for integer-valued floats).
+    bounds : (T,) non-negative integers, most copies of each type (default: none).
     """
     v, W, cap = _checked(values, sizes, capacity)
     T, D = W.shape
+    ub_all = _bounds(bounds, T)
     best0: np.int64 | float
     if exact:
         if not (v.dtype.kind == "i" and W.dtype.kind == "i" and cap.dtype.kind == "i"):
@@ -228,8 +250,8 @@ def knapsack_bb(
         empty = int(best0) if exact else float(best0)
         return KnapsackResult(empty, np.zeros(T, dtype=np.int64), True, 0, [])
     best, bestk, nodes, finished, found, keep, nkeep = _bb_kernel(
-        vs, Ws, cap, ratio, best0, delta, node_limit, max_keep
-    )
+        vs, Ws, cap, np.ascontiguousarray(ub_all[idx]), ratio, best0, delta, node_limit,
+        max_keep)
 
     def expand(kk: np.ndarray) -> np.ndarray:
         out = np.zeros(T, dtype=np.int64)
@@ -327,6 +349,79 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                           improving)
 
 
+@njit(cache=True)
+def _dp01_table(v, w, C, keep_choices):  # pragma: no cover
+    """0/1 knapsack over items (v, w): dp[c] = best value within capacity c; ``take[p, c]``
+    (when kept) says item p improved dp[c] at its stage (for the backward reconstruction)."""
+    P = v.shape[0]
+    dp = np.zeros(C + 1, dtype=v.dtype)
+    take = np.zeros((P if keep_choices else 0, C + 1 if keep_choices else 0), dtype=np.uint8)
+    for p in range(P):
+        wp = w[p]
+        vp = v[p]
+        for c in range(C, wp - 1, -1):
+            cand = dp[c - wp] + vp
+            if cand > dp[c]:
+                dp[c] = cand
+                if keep_choices:
+                    take[p, c] = 1
+    return dp, take
+
+
+#: Most bytes of the choice table of :func:`knapsack_dp_bounded`.
+_DP01_TABLE_BYTES = 256 * 2**20
+
+
+def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
+                        bounds: np.ndarray, *, config: bool = True) -> KnapsackResult:
+    """Exact bounded knapsack for one resource with integer sizes: at most ``bounds[j]``
+    copies of type j. Each type is split into 1, 2, 4, ... copies (Martello & Toth 1990,
+    ch. 7.1.1), then a 0/1 dynamic program over the capacity runs in O(C sum_j log b_j).
+    ``config=False`` returns the value only (no choice table: the certificate's use)."""
+    v, W, cap = _checked(values, sizes, capacity)
+    w = W.reshape(-1)
+    if w.dtype.kind not in "iu" or cap.dtype.kind not in "iu" or cap.shape != (1,):
+        raise ValueError("knapsack_dp_bounded needs integer sizes and one integer capacity")
+    T = len(v)
+    b = _bounds(bounds, T)
+    C = int(cap[0])
+    if C > 50_000_000:
+        raise ValueError(f"capacity {C} too large for the dynamic program")
+    keep = np.flatnonzero((v > 0) & (w <= C) & (w > 0) & (b > 0))
+    item, mult = [], []
+    for j in keep:
+        most = int(min(b[j], C // int(w[j])))
+        m = 1
+        while most > 0:
+            take = min(m, most)
+            item.append(j)
+            mult.append(take)
+            most -= take
+            m *= 2
+    if not item:
+        zero = 0.0 if v.dtype.kind == "f" else 0
+        return KnapsackResult(zero, np.zeros(T, dtype=np.int64), True, 0, [])
+    it = np.array(item, dtype=np.int64)
+    mu = np.array(mult, dtype=np.int64)
+    pv = np.ascontiguousarray(v[it] * mu)
+    pw = np.ascontiguousarray(w[it].astype(np.int64) * mu)
+    keep_choices = config and len(it) * (C + 1) <= _DP01_TABLE_BYTES
+    if config and not keep_choices:
+        raise ValueError(f"knapsack_dp_bounded: {len(it)} split items x capacity {C} "
+                         f"exceed the {_DP01_TABLE_BYTES // 2**20} MiB choice table")
+    dp, take = _dp01_table(pv, pw, C, keep_choices)
+    k = np.zeros(T, dtype=np.int64)
+    if keep_choices:
+        c = C
+        for p in range(len(it) - 1, -1, -1):
+            if take[p, c]:
+                k[it[p]] += mu[p]
+                c -= int(pw[p])
+    val = dp[C]
+    return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True,
+                          len(it) * C, [k] if keep_choices and val > 0 else [])
+
+
 def max_weight_configuration(
     values: np.ndarray, sizes: np.ndarray, capacity: np.ndarray | float
 ) -> KnapsackResult:
@@ -343,13 +438,14 @@ def max_weight_configuration(
 
 
 def knapsack_exact(values: list, sizes: list[list], capacity: list,
-                   threshold: object = 0) -> tuple[Fraction, list[int] | None]:
+                   threshold: object = 0, bounds: list[int] | None = None
+                   ) -> tuple[Fraction, list[int] | None]:
     """Exact branch and bound in rational arithmetic (pure Python, small instances).
 
     The readable reference for the compiled kernel, and the exact oracle when rational
     sizes have denominators too large to scale to 64-bit integers. Returns the best
     value above ``threshold`` with its configuration, or ``(threshold, None)`` if no
-    configuration is worth more than ``threshold``.
+    configuration is worth more than ``threshold``. ``bounds``: most copies per type.
     """
     T = len(values)
     v = [Fraction(x) for x in values]
@@ -394,6 +490,8 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
             return
         i = items[pos]
         q = min(int(r[d] // W[i][d]) for d in range(D) if W[i][d] > 0)
+        if bounds is not None:
+            q = min(q, int(bounds[i]))
         for c in range(q, -1, -1):
             k[i] = c
             rec(pos + 1, [r[d] - c * W[i][d] for d in range(D)], val + c * v[i])

@@ -5,8 +5,9 @@
     \\mathrm{Conv}(\\bar K)\\}
 
 for L identical servers of capacity C. A bin-packing instance is the special case of
-one server and the empirical distribution of its weights: its Gilmore-Gomory LP bound
-is z_LP = n / rho*.
+one server and the empirical distribution of its weights, with each weight's copies
+per pattern bounded by its multiplicity: its Gilmore-Gomory LP bound is z_LP = n / t*
+(without the bounds, n / rho*, which can only be smaller).
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ from fractions import Fraction
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult, cap_by_lemma2
+from theory.bin_packing_bounds import continuous_bound, martello_toth_l2
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import as_list, server_count, to_number, to_numbers
+from theory.numbers import Number, as_list, server_count, to_numbers
 
-__all__ = ["rho_star", "bin_packing_lp"]
+__all__ = ["rho_star", "bin_packing_lp", "fractional_bins"]
 
 
 def rho_star(
@@ -81,34 +83,61 @@ def rho_star(
 
 
 def bin_packing_lp(weights: Sequence[object], capacity: object, *,
-                   method: str = "column-generation", max_types: int = MAX_LP_TYPES,
+                   method: str = "column-generation", unbounded: bool = True,
+                   max_types: int = MAX_LP_TYPES,
                    max_configurations: int = MAX_CONFIGURATIONS) -> CapacityResult:
     """Gilmore-Gomory LP bound z_LP of a bin-packing instance (fractional bins).
 
-    Solved as rho* of the empirical weight distribution on one server:
-    ``z_LP = n / rho*``. ``extra`` holds ``z_lp``, its certified interval
-    ``z_lp_bounds``, ``items``, ``distinct_weights``, the continuous bound
-    ``l1 = ceil(sum w / C)`` and ``lp_bins = ceil(z_lp)`` (a lower bound on the optimum).
+    The standard bound (Gilmore & Gomory 1961; the one the bin-packing literature and
+    VPSolver report): ``min sum_k x_k`` s.t. ``sum_k k_j x_k >= n_j``, over patterns
+    that hold at most ``n_j`` copies of weight j (its multiplicity in the instance).
+    Solved as the configuration LP of the empirical weight distribution on one server
+    with those copy bounds: ``z_LP = n / t*``; the returned result is that LP.
+
+    ``extra`` holds ``z_lp`` and its certified interval ``z_lp_bounds``; with
+    ``unbounded=True`` also ``z_lp_unbounded`` (and ``z_lp_unbounded_bounds``): the
+    same LP over all patterns, ``n / rho*`` of the weight distribution, which is the
+    right quantity for rho* (PG21 eq. (4)) and is never above ``z_lp``; ``items``,
+    ``distinct_weights``, the closed-form bounds ``l1 = ceil(sum w / C)`` and ``l2``
+    (Martello & Toth 1990, :mod:`theory.bin_packing_bounds`), and
+    ``lp_bins = ceil(z_lp)``, a lower bound on the optimum (like ``l2``).
     """
     ws = to_numbers(weights, name="weights")
     if len(ws) == 0:
         raise ValueError("a bin-packing instance needs at least one item")
-    cap = to_number(capacity, name="capacity")
     counts = Counter(ws)
     sizes = list(counts)
     n = len(ws)
-    res = rho_star(sizes, [Fraction(counts[s], n) for s in sizes], capacity=capacity,
-                   method=method, max_types=max_types, max_configurations=max_configurations)
-    z = n / res.value
-    lo = n / res.upper if float(res.upper) > 0 else math.inf
-    hi = n / res.lower if float(res.lower) > 0 else math.inf
-    total = sum(Fraction(w) for w in ws)
+    probs = [Fraction(counts[s], n) for s in sizes]
+    lp = ConfigurationLP.build(sizes, probs, [(capacity, 1)],
+                               max_copies=[counts[s] for s in sizes])
+    res = solve_configuration_lp(lp, method=method, max_types=max_types,
+                                 max_configurations=max_configurations)
+    # Lemma 2 holds for the bounded LP too: a pattern's weights sum to at most C
+    res = cap_by_lemma2(res, mean_size_bound(1, Discrete(sizes, probs), lp.caps[0][0]))
+    z, (lo, hi) = fractional_bins(n, res)
     res.extra.update({
         "z_lp": z,
         "z_lp_bounds": [lo, hi],
         "items": n,
         "distinct_weights": len(sizes),
-        "l1": math.ceil(total / Fraction(cap)),
+        "l1": continuous_bound(ws, capacity),
+        "l2": martello_toth_l2(ws, capacity),
         "lp_bins": math.ceil(float(lo) - 1e-9),
+        "copies_bounded": True,
     })
+    if unbounded:
+        free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
+                        max_configurations=max_configurations)
+        zu, bounds_u = fractional_bins(n, free)
+        res.extra.update({"z_lp_unbounded": zu, "z_lp_unbounded_bounds": list(bounds_u),
+                          "unbounded_certified": free.certified})
     return res
+
+
+def fractional_bins(n: int, res: CapacityResult) -> tuple[Number, tuple[Number, Number]]:
+    """Fractional bins n / t of n items for an LP answer t (``rho_star`` or
+    ``bin_packing_lp``), with the interval its certified bounds give."""
+    lo = n / res.upper if float(res.upper) > 0 else math.inf
+    hi = n / res.lower if float(res.lower) > 0 else math.inf
+    return n / res.value, (lo, hi)

@@ -108,6 +108,7 @@ def add_parser(sub: Any) -> None:
 
 def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
     from capacity import bin_packing_lp, rho_star
+    from capacity.supportable_workload import fractional_bins
 
     kw = budgets(args, max_types="max_types", max_configurations="max_configurations")
     if args.method is not None:
@@ -116,10 +117,19 @@ def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], A
         if args.servers != 1:
             raise UsageError("--servers does not apply to --instance (z_LP counts bins of "
                              "one server each)")
-        res = bin_packing_lp(inp.weights, inp.capacity, **kw)
+        # rho* of the instance's weight distribution, and the instance's bin bounds
+        res = rho_star(inp.dist, capacity=inp.capacity, **kw)
+        bins = bin_packing_lp(inp.weights, inp.capacity, unbounded=False, **kw)
+        z_free, z_free_bounds = fractional_bins(len(inp.weights), res)
+        extra = {k: bins.extra[k] for k in ("z_lp", "z_lp_bounds", "items",
+                                            "distinct_weights", "l1", "l2", "lp_bins")}
+        extra.update(z_lp_certified=bins.certified, z_lp_unbounded=z_free,
+                     z_lp_unbounded_bounds=list(z_free_bounds))
     else:
         res = rho_star(inp.dist, servers=args.servers, capacity=inp.capacity, **kw)
+        extra = {}
     out = res.to_dict("rho_star")
+    out.update(extra)
     out.update(lower=res.lower, upper=res.upper, lower_exact=exact_text(res.lower),
                upper_exact=exact_text(res.upper), bracket=False)
     return out, res

@@ -45,8 +45,13 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
         print(f"lemma 2     rho* <= L / R-bar = {fmt(lemma2, 12)}")
     if "z_lp" in out:
         zl, zh = out["z_lp_bounds"]
-        print(f"z_LP        {fmt(out['z_lp'], 12)}  (certified [{fmt(zl, 12)}, {fmt(zh, 12)}]; "
-              f"L1 = {out['l1']}, ceil(z_LP) = {out['lp_bins']}, items {out['items']})")
+        ul, uh = out["z_lp_unbounded_bounds"]
+        print(f"z_LP        {fmt(out['z_lp'], 12)}  (Gilmore-Gomory, patterns within the "
+              f"multiplicities; certified [{fmt(zl, 12)}, {fmt(zh, 12)}])")
+        print(f"z_LP free   {fmt(out['z_lp_unbounded'], 12)}  (any pattern: items / rho*; "
+              f"certified [{fmt(ul, 12)}, {fmt(uh, 12)}])")
+        print(f"bins >=     {max(out['lp_bins'], out['l2'])}  (ceil(z_LP) = {out['lp_bins']}, "
+              f"L2 = {out['l2']}, L1 = {out['l1']}; items {out['items']})")
     _print_mixture(out)
     if "vqs" in out:
         v = out["vqs"]

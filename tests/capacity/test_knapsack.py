@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from capacity.knapsack import (
+    UNBOUNDED,
     KnapsackResult,
     _bb_kernel,
     _dp_reconstruct,
@@ -325,7 +326,8 @@ def _kernel_args(v, W, cap, threshold, exact):
         cap = cap.astype(float) * (1 + FEASIBILITY_RTOL)
         best0, delta = float(threshold), 1e-12 * max(1.0, abs(float(threshold)))
     idx, vs, Ws, ratio = _prepare(v, W, cap)
-    return idx, (vs, Ws, cap, ratio, best0, delta, 100_000, 4)
+    most = np.full(len(idx), UNBOUNDED, dtype=np.int64)
+    return idx, (vs, Ws, cap, most, ratio, best0, delta, 100_000, 4)
 
 
 @settings(max_examples=15, deadline=None)

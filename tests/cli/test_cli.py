@@ -84,9 +84,12 @@ def test_instance(capsys, tmp_path):
     d = run_json(capsys, "rho-star", "--instance", str(f))
     assert "z_lp" in d and "z_lp_bounds" in d and "l1" in d
     assert d["items"] == 6
-    assert d["z_lp"] == pytest.approx(6 / d["rho_star"], rel=1e-12)
-    assert d["z_lp"] == pytest.approx(2.4, rel=1e-9)  # sum of weights / capacity
-    assert d["l1"] == 3
+    # weights 2, 5, 5, 3, 7, 2 in bins of 10: any pattern reaches sum / C = 2.4; with
+    # each weight at most as often as in the instance, 2.5 (Gilmore-Gomory)
+    assert d["z_lp_unbounded"] == pytest.approx(6 / d["rho_star"], rel=1e-12)
+    assert d["z_lp_unbounded"] == pytest.approx(2.4, rel=1e-9)
+    assert d["z_lp"] == pytest.approx(2.5, rel=1e-9)
+    assert d["l1"] == 3 and d["l2"] == 3 and d["lp_bins"] == 3
     assert d["input"] == {**d["input"], "kind": "instance", "capacity": 10, "items": 6}
 
 

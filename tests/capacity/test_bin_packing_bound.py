@@ -1,0 +1,171 @@
+"""The standard (multiplicity-bounded) Gilmore-Gomory bound of bin_packing_lp, its
+unbounded sibling, the bounded knapsacks it prices with, and the closed-form L1/L2."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from scipy.optimize import linprog
+
+from capacity import bin_packing_lp
+from capacity.certificate import certify
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.knapsack import knapsack_bb, knapsack_dp_bounded, knapsack_exact
+from capacity.result import MixtureTerm
+from theory.bin_packing_bounds import continuous_bound, martello_toth_l2
+
+
+def patterns(weights: list[int], copies: list[int] | None, C: int) -> np.ndarray:
+    """Every non-zero pattern k (k_j <= copies_j if given) with k.w <= C, by brute force."""
+    tops = [C // w if copies is None else min(c, C // w)
+            for w, c in zip(weights, copies or [0] * len(weights), strict=True)]
+    out = [k for k in itertools.product(*(range(t + 1) for t in tops))
+           if any(k) and np.dot(k, weights) <= C]
+    return np.array(out, dtype=float)
+
+
+def reference_z(ws: list[int], C: int, bounded: bool) -> float:
+    """min sum x s.t. sum_k k_j x_k >= n_j over the listed patterns (HiGHS via scipy)."""
+    cnt = Counter(ws)
+    sizes = sorted(cnt)
+    n = [cnt[s] for s in sizes]
+    K = patterns(sizes, n if bounded else None, C)
+    res = linprog(np.ones(len(K)), A_ub=-K.T, b_ub=-np.array(n, dtype=float),
+                  bounds=(0, None), method="highs")
+    assert res.status == 0
+    return float(res.fun)
+
+
+def instance(rng: np.random.Generator) -> tuple[list[int], int]:
+    C = int(rng.integers(20, 60))
+    distinct = rng.choice(np.arange(3, C + 1), int(rng.integers(2, 5)), replace=False)
+    ws = [int(w) for w in distinct for _ in range(int(rng.integers(1, 4)))]
+    return ws, C
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_bounded_bound_matches_the_enumerated_lp(seed):
+    ws, C = instance(np.random.default_rng(seed))
+    res = bin_packing_lp(ws, C)
+    ex = res.extra
+    assert res.certified, res.message
+    assert float(ex["z_lp"]) == pytest.approx(reference_z(ws, C, True), rel=1e-9, abs=1e-9)
+    assert float(ex["z_lp_unbounded"]) == pytest.approx(reference_z(ws, C, False), rel=1e-9,
+                                                        abs=1e-9)
+    lo, hi = ex["z_lp_bounds"]
+    assert float(lo) * (1 - 1e-12) <= float(ex["z_lp"]) <= float(hi) * (1 + 1e-12)
+    assert float(ex["z_lp_unbounded"]) <= float(ex["z_lp"]) * (1 + 1e-12)
+    # every LP column respects the multiplicities
+    cnt = Counter(ws)
+    for term in res.mixture:
+        assert all(int(term.config[j]) <= cnt[s] for j, s in enumerate(res.sizes))
+    # L2 is dominated by the LP bound (Martello & Toth's L2 is a relaxation of it)
+    assert ex["l1"] <= ex["l2"] <= ex["lp_bins"]
+
+
+def test_a_type_with_few_copies_raises_the_bound():
+    # one 50 and five 30s in bins of 100: the unbounded LP uses the pattern 2 x 50
+    # (z = 13/6); with one copy of 50 per pattern z = 7/3
+    ws, C = [50] + [30] * 5, 100
+    ex = bin_packing_lp(ws, C).extra
+    assert ex["z_lp"] == pytest.approx(7 / 3, rel=1e-12)
+    assert ex["z_lp"] == pytest.approx(reference_z(ws, C, True), rel=1e-12)
+    assert ex["z_lp_unbounded"] == pytest.approx(13 / 6, rel=1e-12)
+    assert ex["z_lp_unbounded"] == pytest.approx(reference_z(ws, C, False), rel=1e-12)
+    # a single item: bounded 1 bin, unbounded a third of one
+    one = bin_packing_lp([33], 100).extra
+    assert (one["z_lp"], one["z_lp_unbounded"]) == (pytest.approx(1), pytest.approx(1 / 3))
+
+
+def test_exact_rational_bounds_and_the_unbounded_switch():
+    ws = [F(1, 2) + F(1, 100)] * 3 + [F(1, 4)] * 5
+    res = bin_packing_lp(ws, 1, unbounded=False)
+    assert "z_lp_unbounded" not in res.extra
+    lo, hi = res.extra["z_lp_bounds"]
+    assert isinstance(lo, F) and lo == hi
+
+
+def test_a_column_above_the_copy_bound_fails_the_certificate():
+    """The bounded LP's primal check refuses a pattern with more copies than the
+    instance has, a pattern the unbounded LP would accept."""
+    sizes, probs = [F(3, 10), F(1, 5)], [F(1, 11), F(10, 11)]
+    bounded = ConfigurationLP.build(sizes, probs, [(1, 1)], max_copies=[1, 10])
+    res = solve_configuration_lp(bounded)
+    assert res.certified
+    too_many = MixtureTerm(0, np.array([2, 2], dtype=np.int64), 1.0)  # two 0.3s
+    cert = certify(bounded, [too_many], res.dual)
+    assert not cert.certified and "exceeds max_copies" in cert.message
+    free = ConfigurationLP.build(sizes, probs, [(1, 1)])
+    assert "exceeds" not in certify(free, [too_many], res.dual).message
+
+
+def test_bad_copy_bounds_are_refused():
+    with pytest.raises(ValueError, match="max_copies entry must be a positive integer"):
+        ConfigurationLP.build([F(1, 2)], [1], [(1, 1)], max_copies=[0])
+    with pytest.raises(ValueError, match="1 types but 2 max_copies"):
+        ConfigurationLP.build([F(1, 2)], [1], [(1, 1)], max_copies=[1, 2])
+    with pytest.raises(ValueError, match="bounds must be 2 non-negative integers"):
+        knapsack_bb(np.array([1.0, 1.0]), np.array([[0.5], [0.5]]), np.array([1.0]),
+                    bounds=np.array([1.5, 1.0]))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bounded_knapsacks_against_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    T, C = int(rng.integers(1, 6)), int(rng.integers(1, 40))
+    w, v, b = rng.integers(1, 20, T), rng.random(T), rng.integers(0, 4, T)
+    best = max((float(np.dot(k, v)) for k in itertools.product(*(range(x + 1) for x in b))
+                if np.dot(k, w) <= C), default=0.0)
+    dp = knapsack_dp_bounded(v, w, C, b)
+    assert dp.value == pytest.approx(best, abs=1e-12)
+    assert dp.config @ w <= C and np.all(dp.config <= b)
+    assert dp.config @ v == pytest.approx(best, abs=1e-12)
+    assert knapsack_dp_bounded(v, w, C, b, config=False).value == pytest.approx(best, abs=1e-12)
+    bb = knapsack_bb(v, w[:, None].astype(float), np.array([float(C)]), bounds=b, rtol=0.0)
+    assert bb.proven and bb.value == pytest.approx(best, abs=1e-12) and np.all(bb.config <= b)
+    vi = rng.integers(1, 50, T)
+    best_i = max(int(np.dot(k, vi)) for k in itertools.product(*(range(x + 1) for x in b))
+                 if np.dot(k, w) <= C)
+    ex, _k = knapsack_exact([int(x) for x in vi], [[int(x)] for x in w], [C],
+                            bounds=[int(x) for x in b])
+    assert ex == best_i
+    assert knapsack_dp_bounded(vi, w, C, b).value == best_i
+
+
+def l2_by_definition(ws: list[int], C: int) -> int:
+    """L2 as printed: the max over every integer alpha in [0, C/2]."""
+    best = 0
+    for a in range(C // 2 + 1):
+        j1 = [w for w in ws if w > C - a]
+        j2 = [w for w in ws if C - a >= w > C / 2]
+        j3 = [w for w in ws if C / 2 >= w >= a]
+        rest = F(sum(j3) - (len(j2) * C - sum(j2)), C)
+        best = max(best, len(j1) + len(j2) + max(0, math.ceil(rest)))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_l2_against_its_definition(seed):
+    rng = np.random.default_rng(seed)
+    C = int(rng.integers(2, 80))
+    ws = [int(x) for x in rng.integers(1, C + 1, int(rng.integers(1, 30)))]
+    assert martello_toth_l2(ws, C) == l2_by_definition(ws, C)
+    assert martello_toth_l2(ws, C) >= continuous_bound(ws, C) == math.ceil(F(sum(ws), C))
+
+
+def test_l2_beats_l1_where_big_items_cannot_share():
+    # three items just above half: L1 = 2, L2 = 3
+    assert continuous_bound([51, 51, 51], 100) == 2
+    assert martello_toth_l2([51, 51, 51], 100) == 3
+
+
+def test_l2_refuses_bad_instances():
+    with pytest.raises(ValueError, match="not in"):
+        martello_toth_l2([120], 100)
+    with pytest.raises(ValueError, match="at least one item"):
+        martello_toth_l2([], 100)
