@@ -145,6 +145,13 @@ class MasterLP:
         if self.h.getNumCol() != self._ncols:
             raise LPSolveError(f"HiGHS kept {self.h.getNumCol()} of {self._ncols} columns")
 
+    def refresh(self) -> None:
+        """Forget the basis, so the next :meth:`solve` starts from scratch, with tighter
+        feasibility tolerances."""
+        self.h.clearSolver()
+        self.h.setOptionValue("dual_feasibility_tolerance", 1e-10)
+        self.h.setOptionValue("primal_feasibility_tolerance", 1e-10)
+
     def solve(self) -> MasterSolution:
         h = self.h
         h.run()

@@ -526,6 +526,7 @@ def solve_configuration_lp(
                      and _SMOOTHING > 0)
         center: np.ndarray | None = None
         best_bound = np.inf
+        refreshed = False
         prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")
         while True:
             iterations += 1
@@ -576,7 +577,14 @@ def solve_configuration_lp(
                     master.drop_transfers()
                     stabilising = False
                     continue
+                if any(found) and not refreshed:
+                    # only columns already in the master price above its duals: the
+                    # warm-started simplex stopped short; solve once more from scratch
+                    master.refresh()
+                    refreshed = True
+                    continue
                 break
+            refreshed = False
         prog.__exit__(None, None, None)
     mixture = [
         MixtureTerm(c, k, float(p))
