@@ -363,10 +363,11 @@ def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.
                                           max_configurations=max_configurations)
             K = np.zeros((sub.shape[0], lp.T), dtype=np.int64)
             K[:, idx] = sub
-            if lp.max_copies is not None:
+            most = lp.copy_bounds()
+            if most is not None:
                 # a configuration within the bounds lies below a maximal one, hence below
                 # that one capped at the bounds: the capped set dominates (covering LP)
-                K = np.unique(np.minimum(K, lp.copy_bounds()), axis=0)
+                K = np.unique(np.minimum(K, most), axis=0)
         cols.append(K)
     return cols
 
@@ -404,8 +405,9 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     pos = d > 0
     mult = np.zeros(lp.T, dtype=np.int64)
     mult[pos] = np.maximum(1, np.rint(copies * d[pos] / d[pos].mean())).astype(np.int64)
-    if lp.max_copies is not None:
-        mult = np.minimum(mult, lp.copy_bounds())
+    most = lp.copy_bounds()
+    if most is not None:
+        mult = np.minimum(mult, most)
     out = []
     fit = lp.fits_class()
     for c in range(len(lp.caps)):

@@ -44,7 +44,7 @@ class PolicyInfo:
 def _law_free(cls: type, **fixed: Any) -> Callable[..., BuiltinPolicy]:
     """Factory of a policy that needs nothing from the size law (it is accepted, unused)."""
     def make(*, dist: SizeDistribution | None = None) -> BuiltinPolicy:
-        return cls(**fixed)  # type: ignore[no-any-return]
+        return cls(**fixed)
     return make
 
 
