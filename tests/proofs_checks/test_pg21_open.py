@@ -58,3 +58,12 @@ def test_registered_brackets_are_the_searchs_own_evaluations(policy):
                        seed=st["seed"])
     assert (row["lower"], row["upper"]) == pytest.approx(bracket, abs=1e-12)
     assert po.search_settings(policy)["seed"] == st["seed"]
+
+
+@pytest.mark.parametrize(("entry", "swap"), [("vqs-bf", "bf-js"), ("fifo-ff", "bf-js")])
+def test_each_entry_fails_with_another_policy_under_it(monkeypatch, entry, swap):
+    """BF-J/S on VQS-BF's worst law and on FIFO-FF's is stable well above their
+    registered brackets: neither entry reproduces, so each check says violated."""
+    monkeypatch.setattr(po, "verify", lambda policy, law, **kw: verify(swap, law, **kw))
+    r = po._open_check(entry, True)
+    assert r.verdict == "violated" and not r.evidence["reproduces"]
