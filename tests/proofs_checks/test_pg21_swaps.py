@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
+from policies.slotted import VQS, VQSBF, PartitionMaxWeight
 from proofs_checks import get_check
-from proofs_checks.checks import pg21_capacity
+from proofs_checks.checks import pg21_capacity, pg21_dynamics
 from theory.partitions import universal_partition
 
 
@@ -26,3 +29,28 @@ def test_fig3_capacity_fails_when_vqs_may_use_one_of_each(monkeypatch):
     monkeypatch.setattr(pg21_capacity, "rho_vqs",
                         lambda dist, J: SimpleNamespace(value=2.0, ratio=1.0))
     assert get_check("PG21.Fig3.capacity").func(True).verdict == "violated"
+
+
+SMALL_SIZES = "uniform[0.01,0.19]"
+
+
+@pytest.mark.parametrize("cls", [VQS, VQSBF])
+def test_thm3_thm4_fail_when_J_ignores_cor1(monkeypatch, cls):
+    """On Uniform(0.01, 0.19) Cor. 1 picks J = 7; a VQS (VQS-BF) with J = 2 rounds every
+    job up to 1/4 and is unstable at 0.95 * 2/3 rho*, so the check must fail."""
+    cases = [c for c in pg21_dynamics._theorem_cases(True) if c[0] == SMALL_SIZES]
+    assert len(cases) == 1
+    monkeypatch.setattr(pg21_dynamics, "_theorem_cases", lambda quick: cases)
+    right = pg21_dynamics._theorem_check(
+        lambda d: cls.for_distribution(d, pg21_dynamics._eps(d)), "2/3 rho*", True, 3)
+    assert right.verdict == "holds"
+    wrong = pg21_dynamics._theorem_check(lambda d: cls(J=2), "2/3 rho*", True, 3)
+    assert wrong.verdict == "violated"
+
+
+def test_thm1_dynamic_fails_on_a_coarse_partition(monkeypatch):
+    """MaxWeight on the universal J = 2 partition (4 cells) in place of the exact one
+    loses throughput on the check's 4-atom law: its critical load is below 0.95 rho*."""
+    coarse = PartitionMaxWeight(universal_partition(2))
+    monkeypatch.setattr(PartitionMaxWeight, "exact", staticmethod(lambda dist, **kw: coarse))
+    assert get_check("PG21.Thm1.dynamic").func(True).verdict == "violated"
