@@ -25,12 +25,14 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from capacity.knapsack import (
+    DP_MAX_CAPACITY,
     _dp_table,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
     knapsack_dp_bounded,
     knapsack_exact,
+    split_item_count,
 )
 from capacity.result import MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
@@ -158,12 +160,13 @@ def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
 
 
 def _dp_fits(C: int, lp: ConfigurationLP, w: np.ndarray) -> bool:
-    """The one-resource dynamic program's work (split items when bounded) is affordable."""
+    """The one-resource dynamic program accepts C and its work (split items when
+    bounded) is affordable."""
+    if C > DP_MAX_CAPACITY:
+        return False
     if lp.max_copies is None:
         return C * lp.T <= _DP_WORK
-    split = sum(int(min(b, C // max(int(x), 1))).bit_length()
-                for x, b in zip(w, lp.max_copies, strict=True))
-    return C * split <= _DP_WORK
+    return C * split_item_count(w, lp.max_copies, C) <= _DP_WORK
 
 
 def _dp2_fits(C: np.ndarray, T: int) -> bool:

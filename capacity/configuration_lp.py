@@ -25,12 +25,13 @@ import numpy as np
 from capacity._lp_highs import MasterLP
 from capacity.certificate import certify, exact_optimum
 from capacity.knapsack import (
-    _DP01_TABLE_BYTES,
+    DP01_TABLE_BYTES,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
     knapsack_dp_bounded,
     knapsack_exact,
+    split_item_count,
 )
 from capacity.result import CapacityResult, MixtureTerm
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES, check_budget
@@ -270,9 +271,7 @@ class _Pricer:
     def _bounded_table_fits(self) -> bool:
         assert self.grid is not None and self.bounds is not None
         w, C = self.grid
-        split = sum(int(min(b, C // max(int(x), 1))).bit_length()
-                    for x, b in zip(w, self.bounds, strict=True))
-        return split * (C + 1) <= _DP01_TABLE_BYTES
+        return split_item_count(w, self.bounds, C) * (C + 1) <= DP01_TABLE_BYTES
 
     def _bb(self, y: np.ndarray, thr: float):
         res = knapsack_bb(y, self.W, self.cap, threshold=thr, node_limit=2_000_000,

@@ -16,6 +16,7 @@ program is the fallback when branch and bound exceeds its node budget.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import cast
@@ -26,7 +27,8 @@ from numba import njit
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
-           "knapsack_dp2", "knapsack_dp_bounded", "knapsack_exact", "UNBOUNDED"]
+           "knapsack_dp2", "knapsack_dp_bounded", "knapsack_exact", "UNBOUNDED",
+           "DP_MAX_CAPACITY", "DP01_TABLE_BYTES", "split_item_count"]
 
 
 @dataclass(frozen=True)
@@ -187,6 +189,9 @@ def _checked(values: object, sizes: object, capacity: object
     return v, W, cap
 
 
+#: Largest integer capacity the one-resource dynamic programs accept.
+DP_MAX_CAPACITY = 50_000_000
+
 #: Stands for "no bound" on the copies of a type.
 UNBOUNDED = np.iinfo(np.int64).max // 4
 
@@ -315,7 +320,7 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     if w.dtype.kind not in "iu" or cap.dtype.kind not in "iu" or cap.shape != (1,):
         raise ValueError("knapsack_dp needs integer sizes and one integer capacity")
     C = int(cap[0])
-    if C > 50_000_000:
+    if C > DP_MAX_CAPACITY:
         raise ValueError(f"capacity {C} too large for the dynamic program")
     T = len(v)
     keep = np.flatnonzero((v > 0) & (w <= C))
@@ -369,7 +374,15 @@ def _dp01_table(v, w, C, keep_choices):  # pragma: no cover
 
 
 #: Most bytes of the choice table of :func:`knapsack_dp_bounded`.
-_DP01_TABLE_BYTES = 256 * 2**20
+DP01_TABLE_BYTES = 256 * 2**20
+
+
+def split_item_count(sizes: np.ndarray, bounds: Sequence[int] | np.ndarray,
+                     capacity: int) -> int:
+    """Items of the 0/1 program :func:`knapsack_dp_bounded` builds: type j with at most
+    min(b_j, C // w_j) copies splits into that count's bit length (1, 2, 4, ...)."""
+    return sum(int(min(int(b), capacity // max(int(w), 1))).bit_length()
+               for w, b in zip(sizes, bounds, strict=True))
 
 
 def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
@@ -385,7 +398,7 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     T = len(v)
     b = _bounds(bounds, T)
     C = int(cap[0])
-    if C > 50_000_000:
+    if C > DP_MAX_CAPACITY:
         raise ValueError(f"capacity {C} too large for the dynamic program")
     keep = np.flatnonzero((v > 0) & (w <= C) & (w > 0) & (b > 0))
     item, mult = [], []
@@ -405,10 +418,10 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     mu = np.array(mult, dtype=np.int64)
     pv = np.ascontiguousarray(v[it] * mu)
     pw = np.ascontiguousarray(w[it].astype(np.int64) * mu)
-    keep_choices = config and len(it) * (C + 1) <= _DP01_TABLE_BYTES
+    keep_choices = config and len(it) * (C + 1) <= DP01_TABLE_BYTES
     if config and not keep_choices:
         raise ValueError(f"knapsack_dp_bounded: {len(it)} split items x capacity {C} "
-                         f"exceed the {_DP01_TABLE_BYTES // 2**20} MiB choice table")
+                         f"exceed the {DP01_TABLE_BYTES // 2**20} MiB choice table")
     dp, take = _dp01_table(pv, pw, C, keep_choices)
     k = np.zeros(T, dtype=np.int64)
     if keep_choices:

@@ -169,3 +169,14 @@ def test_l2_refuses_bad_instances():
         martello_toth_l2([120], 100)
     with pytest.raises(ValueError, match="at least one item"):
         martello_toth_l2([], 100)
+
+
+def test_capacity_beyond_the_dynamic_program_is_certified_by_search():
+    """Regression: a capacity above DP_MAX_CAPACITY used to reach the dynamic program in
+    the certificate, which raised 'capacity too large' (bounded and unbounded alike)."""
+    res = bin_packing_lp([30_000_000] * 2, 100_000_000)
+    assert res.certified and res.extra["unbounded_certified"], res.message
+    # two copies: one bin (bounded); any pattern may hold three: 2/3 of a bin
+    assert res.extra["z_lp"] == pytest.approx(1.0)
+    assert res.extra["z_lp_unbounded"] == pytest.approx(2 / 3)
+    assert res.extra["l2"] == 1
