@@ -342,7 +342,6 @@ def _first_fit(i, t, pos_from, size, pmin, dmin, u, nbi, planned_after, root, ca
     demand does not fit usage(t), or (with jobs planned to start after t on ``i``) the
     peak over its shortest job's window: every job in it then fails too."""
     R = u.shape[0]
-    sp = 0
     stack[0, 0] = 1
     stack[0, 1] = 0
     stack[0, 2] = size
