@@ -320,17 +320,20 @@ def lemma1_N1(eps1: object, L: int, mu: object, K_max: int) -> int:
 
 
 def theorem2_constants(eps: float, L: int, mu: float, u: float) -> dict[str, float]:
-    """The constants of the BF-J/S proof, PG21 eqs. (15)-(17).
+    """The constants of the BF-J/S proof, PG21 eqs. (15)-(17), as corrected.
 
-    ``eps1 = eps/3``, ``N_2 = ceil(3 L N_1 / eps)``, ``delta = L N_2 eps / 3``,
-    with ``K_max = ceil(1/u)`` and N_1 from eq. (17).
+    ``eps1 = eps/3``, ``N_2 = ceil(3 L N_1 / eps)``, ``delta = h = L N_2 eps / 6``, with
+    ``K_max = ceil(1/u)`` and N_1 from eq. (17). The paper prints L N_2 eps / 3 for delta
+    (eq. (15)) and h (eq. (16)); with it the drift condition below eq. (14) fails
+    (errata PG21.Thm2.eq15 and PG21.Thm2.eq16, checked by PG21.Thm2.constants).
     """
     if not (0 < eps < 1 and 0 < u <= 1):
         raise ValueError("need 0 < eps < 1 and 0 < u <= 1")
     K_max = math.ceil(1 / u)
     N1 = lemma1_N1(eps / 3, L, mu, K_max)
     N2 = math.ceil(3 * L * N1 / eps)
-    return {"eps1": eps / 3, "K_max": K_max, "N1": N1, "N2": N2, "delta": L * N2 * eps / 3}
+    delta = L * N2 * eps / 6
+    return {"eps1": eps / 3, "K_max": K_max, "N1": N1, "N2": N2, "delta": delta, "h": delta}
 
 
 def lower_from_upper_quantile(rho_upper: object, L: int, m: int) -> Number:

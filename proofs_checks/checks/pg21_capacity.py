@@ -45,6 +45,7 @@ from theory import (
     reduced_configurations,
     universal_partition,
 )
+from theory.bounds import lemma1_N1, theorem2_constants
 from theory.distributions import SizeDistribution
 from theory.numbers import Number
 
@@ -835,7 +836,9 @@ def check_thm2_constants(quick: bool) -> Verdict:
     }
     inst_ok = (theorem2_margin(e0, d_pr, 1, 1) < 0 < theorem2_margin(e0, d_co, 1, 1)
                and n2_0 * e0 / h_co <= h13 < n2_0 * e0 / h_pr)
-    # eq. (17): N_1 from the logarithm, then checked exactly
+    # eq. (17): the library's N_1 (theory.bounds.lemma1_N1) gives Lemma 1's probability
+    # 1 - eps_1 exactly, and it is the smallest such N_1; the library's delta of
+    # theorem2_constants satisfies the drift condition (the corrected eq. (15))
     eq17 = []
     eq17_ok = True
     for mu in (F(1, 2), F(1, 5)):
@@ -843,16 +846,19 @@ def check_thm2_constants(quick: bool) -> Verdict:
             for L in (1, 3):
                 for e in (F(3, 10), F(1, 20)):
                     q = 1 - mu**K
-                    target = e / (3 * L)  # (1 - mu^K)^N_1 < eps_1 / L
-                    N1 = max(1, int(np.floor(np.log(float(target)) / np.log(float(q)))))
-                    while q**N1 >= target:
-                        N1 += 1
-                    while N1 > 1 and q ** (N1 - 1) < target:
-                        N1 -= 1
-                    good = (1 - q**N1) ** L > 1 - e / 3
-                    eq17_ok &= good
+                    N1 = lemma1_N1(e / 3, L, mu, K)
+                    # eq. (10)/(17): (1 - mu^K)^N_1 < eps_1 / L, smallest such N_1; it gives
+                    # Lemma 1's probability (1 - (1 - mu^K)^N_1)^L > 1 - eps_1
+                    good = q**N1 < e / (3 * L) and (1 - q**N1) ** L > 1 - e / 3
+                    smallest = N1 == 1 or q ** (N1 - 1) >= e / (3 * L)
+                    c = theorem2_constants(float(e), L, float(mu), 1 / K)
+                    n2 = c["N2"]
+                    lib_margin = ((1 - e / 3) * (1 - F(L * c["N1"], n2))
+                                  - 2 * F(c["delta"]) / (L * n2) - (1 - e))
+                    eq17_ok &= good and smallest and lib_margin > 0
                     eq17.append({"mu": str(mu), "K_max": K, "L": L, "eps": str(e), "N1": N1,
-                                 "lemma1_bound_holds": good})
+                                 "lemma1_bound_holds": good, "N1_smallest": smallest,
+                                 "library_delta_margin": float(lib_margin)})
     ok = (not eq15_printed_pass and not eq15_corrected_fail and not eq16_printed_pass
           and not eq16_corrected_fail and inst_ok and eq17_ok)
     return Verdict(_holds(ok), {

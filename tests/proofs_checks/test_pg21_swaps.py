@@ -54,3 +54,16 @@ def test_thm1_dynamic_fails_on_a_coarse_partition(monkeypatch):
     coarse = PartitionMaxWeight(universal_partition(2))
     monkeypatch.setattr(PartitionMaxWeight, "exact", staticmethod(lambda dist, **kw: coarse))
     assert get_check("PG21.Thm1.dynamic").func(True).verdict == "violated"
+
+
+def test_thm2_constants_fails_if_the_library_keeps_the_printed_delta(monkeypatch):
+    """theory.bounds.theorem2_constants is inside the check: with the printed
+    delta = L N_2 eps/3 of eq. (15) the drift condition fails and so does the check."""
+    real = pg21_capacity.theorem2_constants
+
+    def printed(eps, L, mu, u):
+        c = real(eps, L, mu, u)
+        return {**c, "delta": 2 * c["delta"], "h": 2 * c["h"]}
+
+    monkeypatch.setattr(pg21_capacity, "theorem2_constants", printed)
+    assert get_check("PG21.Thm2.constants").func(True).verdict == "violated"

@@ -170,11 +170,15 @@ def test_theorem2_constants_follow_eqs_15_to_17(eps, L, mu, u, K_max):
     # eq. (17): N1 > log(eps/(3L)) / log(1 - mu^K_max), smallest such integer
     assert N1 == lemma1_N1(eps / 3, L, mu, K_max)
     assert satisfies_eq_10(N1, F(eps) / 3, L, mu, K_max)
-    # eq. (15): N2 = ceil(3 L N1 / eps), delta = L N2 eps / 3
+    # eq. (15): N2 = ceil(3 L N1 / eps); delta = h = L N2 eps / 6 (errata Thm2.eq15/16)
     assert N2 == math.ceil(3 * L * N1 / eps)
     assert N2 >= 3 * L * N1 / eps > N2 - 1
     assert L * N1 / N2 <= eps / 3 + 1e-15
-    assert c["delta"] == pytest.approx(L * N2 * eps / 3)
+    assert c["delta"] == c["h"] == pytest.approx(L * N2 * eps / 6)
+    # the drift condition below eq. (14) holds with these constants
+    e = F(eps)
+    margin = ((1 - e / 3) * (1 - F(L * N1, N2)) - 2 * F(c["delta"]) / (L * N2) - (1 - e))
+    assert margin > 0
 
 
 @pytest.mark.parametrize("args", [(0, 1, 0.5, 0.1), (1, 1, 0.5, 0.1), (0.1, 1, 0.5, 0),
