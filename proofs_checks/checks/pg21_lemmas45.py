@@ -526,7 +526,7 @@ def _n2_eq59(p: dict[str, Fraction], *, corrected: bool = False) -> int | None:
         den = (1 - e) * B1 - e * r
         if den <= 0:
             return None
-        thr = L * N1 * ((1 - e) * B1 + r) / den
+        thr = L * N1 * (1 - e) * (B1 + r) / den
     else:
         thr = (L * N1 * (1 - e) * (B1 + r) + e * r) / ((1 - e) * B1)
     return math.floor(thr) + 1
@@ -585,15 +585,19 @@ def _drift(quick: bool, *, sum_over_bad_slots: bool = False) -> Verdict:
         qt = _q_eq60(p, delta)
         if not _drift_final(qt + F(1, 100), p) < -delta:
             suff_bad.append({k: str(v) for k, v in p.items()})
-        # corrected (59'): eps' r < (1 - eps') B1 and N2 [(1 - eps') B1 - eps' r] >
-        # L N1 ((1 - eps') B1 + r): the correctly summed bound then decreases in q
+        # corrected (59') as the erratum states it: eps' r < (1 - eps') B1 and
+        # N2 [(1 - eps') B1 - eps' r] > L N1 (1 - eps')(B1 + r): the correctly summed bound
+        # then decreases in q, and at the N2 just below the threshold it does not
         pc = {**base, "eps": eps_small}
         N2c = _n2_eq59(pc, corrected=True)
         if N2c is not None:
             pc["N2"] = F(N2c)
             slope = (_drift_bound_printed(F(10**6), pc, n2_on_bad=True)
                      - _drift_bound_printed(F(0), pc, n2_on_bad=True))
-            if not slope < 0:
+            pb = {**pc, "N2": pc["N2"] - 1}
+            slope_below = (_drift_bound_printed(F(10**6), pb, n2_on_bad=True)
+                           - _drift_bound_printed(F(0), pb, n2_on_bad=True))
+            if not slope < 0 or (pb["N2"] >= 1 and slope_below < 0):
                 corrected_bad.append({k: str(v) for k, v in pc.items()})
     ok &= not chain_bad and not suff_bad and not corrected_bad
     # 4. erratum PG21.Thm3.eq59: (59)-(60) hold, the correctly summed bound is positive
