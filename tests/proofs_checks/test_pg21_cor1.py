@@ -53,7 +53,7 @@ def test_J_one_smaller_than_cor1_violates(quick):
     row = m.cor1_case(m.CONTROL_LAW, m.CONTROL_EPS, J_shift=-1)
     assert row["J"] == row["J_cor1"] - 1 == 3
     assert row["final"] == "contradicted"
-    assert row["steps"]["(62d) rho_4* >= (1 - eps) rho_1* (F_R(1/2^J) < eps)"] == "contradicted"
+    assert row["steps"]["(62d) rho_4* = (1 - F_R(1/2^J)) rho_1* >= (1 - eps) rho_1* (by the choice of J)"] == "contradicted"
     assert m.cor1_verdict([row]) == "violated"
     # not only the K_RED LP: any policy on the rounded system 3 is below rho_3*, and
     # rho_3* / rho* is below the bound too
@@ -117,3 +117,16 @@ def test_erratum_eq62_instance(quick):
     assert (1 - 0.5) * row["rho_1"][1] < row["rho_4"][0]  # the printed '=' fails
     fails = quick[0].evidence["printed_equality_fails"]
     assert fails["erratum"] == e.id and fails["rows"] == quick[0].evidence["cases"]
+
+
+def test_a_control_that_does_not_fail_makes_the_check_inconclusive(monkeypatch):
+    """If one J less than Cor. 1's no longer breaks the bound, the check cannot show it
+    measures anything: it must not report holds."""
+    real = m.cor1_case
+
+    def blunt(law, eps, **kw):
+        row = real(law, eps, **kw)
+        return {**row, "final": "certified"} if kw.get("J_shift") == -1 else row
+
+    monkeypatch.setattr(m, "cor1_case", blunt)
+    assert m.check_cor1(True).verdict == "inconclusive"
