@@ -53,7 +53,8 @@ def test_J_one_smaller_than_cor1_violates(quick):
     row = m.cor1_case(m.CONTROL_LAW, m.CONTROL_EPS, J_shift=-1)
     assert row["J"] == row["J_cor1"] - 1 == 3
     assert row["final"] == "contradicted"
-    assert row["steps"]["(62d) rho_4* = (1 - F_R(1/2^J)) rho_1* >= (1 - eps) rho_1* (by the choice of J)"] == "contradicted"
+    step = next(k for k in row["steps"] if k.startswith("(62d)"))
+    assert row["steps"][step] == "contradicted"
     assert m.cor1_verdict([row]) == "violated"
     # not only the K_RED LP: any policy on the rounded system 3 is below rho_3*, and
     # rho_3* / rho* is below the bound too
