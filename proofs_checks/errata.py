@@ -259,7 +259,10 @@ ERRATA: list[Erratum] = [
         location="PG21 Sec. VIII-B, proof sketch of Lemma 4, eqs. (50)-(52)",
         printed="Term_2 >= 1 - 2(lambda + mu K_max L) N_2 / (B_gamma1 ||Q(t_0)||) (51), where "
                 "B_gamma1 = min_{k' != k in K_RED} sin(angle(k' - k, k' - gamma k)) (52).",
-        corrected="The sketch needs the distance from Q(t_e) (where k' has the maximum weight) "
+        corrected="Reading of the sketch (the full proof is in a supplement we do not have): "
+                  "(51) is Markov's inequality for the event that Q moves by B_gamma1 "
+                  "||Q(t_e)|| >= B_gamma1 ||Q(t_0)|| / 2, so B_gamma1 must bound the distance "
+                  "from Q(t_e) (where k' has the maximum weight) "
                   "to the half-space <k' - gamma k, x> < 0 of (50), relative to ||Q(t_e)||. "
                   "The sine of the angle between the two normals is that ratio only inside "
                   "their plane; in 2J >= 4 dimensions Q can be closer. A valid constant is "
