@@ -23,6 +23,7 @@ import numpy as np
 
 from proofs_checks.registry import Verdict, register
 from theory import reduced_configurations, universal_partition
+from theory.bounds import lemma1_N1
 
 F = Fraction
 Vec = tuple[int, ...]
@@ -217,8 +218,7 @@ def _lemma4(quick: bool, *, kmax_printed: Callable[[int], int] = lambda J: 2**J,
                                            (F(1, 10), F(1, 2), F(9, 10))):
         Kp = kmax_printed(J)
         a = 1 - mu**Kp
-        thr = math.log(float(eps) / (2 * L)) / math.log(float(a))
-        N1 = math.floor(thr) + 1
+        N1 = lemma1_N1(eps / 2, L, mu, Kp)  # smallest N1 with a^N1 < eps'/(2L), exactly
         x1 = a**N1
         term1_ok = x1 < eps / (2 * L)
         # at ||Q(t0)|| = B_gamma N2/eps' (the boundary), eq. (51)'s deficit is
