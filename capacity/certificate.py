@@ -49,6 +49,8 @@ CERT_RTOL = 1e-7
 _BETA_SLACK = 1e-11
 #: Most types for which huge-denominator rationals are checked by exact rational search.
 _RATIONAL_SEARCH_MAX_TYPES = 20
+#: Most jobs of one type per server for which exact_optimum runs its rational search.
+_RATIONAL_SEARCH_MAX_ITEMS = 10_000
 #: Largest T * capacity for which the dual check uses the exact dynamic program.
 _DP_WORK = 500_000_000
 
@@ -290,6 +292,8 @@ def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
     """
     if not (lp.exact and all(isinstance(v, Fraction) for v in lp.demand)) or lp.T > max_types:
         return None
+    if lp.max_items() > _RATIONAL_SEARCH_MAX_ITEMS:
+        return None  # the pure-Python search would step through that many counts
     snapped = [MixtureTerm(t.server_class, t.config,
                            Fraction(t.weight).limit_denominator(max_denominator))
                for t in mixture]

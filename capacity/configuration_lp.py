@@ -113,7 +113,12 @@ class ConfigurationLP:
                     f"({', '.join(_fmt(c) for c in caps)})")
         most = None
         if max_copies is not None:
-            most = [positive_int(m, name="max_copies entry") for m in max_copies]
+            if isinstance(max_copies, str | bytes) or not hasattr(max_copies, "__len__"):
+                raise ValueError(f"max_copies must be a sequence of positive integers, got "
+                                 f"{type(max_copies).__name__}")
+            # a bound above what any server holds changes nothing: clip (int64-safe)
+            most = [min(positive_int(m, name="max_copies entry"), _INT64_LIMIT)
+                    for m in max_copies]
             if len(most) != len(rows):
                 raise ValueError(f"{len(rows)} types but {len(most)} max_copies entries")
         return cls(rows, caps, counts, dem, most)

@@ -122,6 +122,13 @@ def _bb_kernel(v, W, cap, most, ratio, best0, delta, node_limit, max_keep):  # p
         j = i - 1
         if j > T - 1:
             j = T - 1
+        if j == T - 1 and k[j] > 0:
+            # fewer copies of the last item leave capacity nothing after it can use:
+            # every such leaf is worse (values are positive), so drop them all at once
+            val -= k[j] * v[j]
+            for d in range(D):
+                r[d] += k[j] * W[j, d]
+            k[j] = 0
         while j >= 0 and k[j] == 0:
             j -= 1
         if j < 0:
@@ -131,6 +138,7 @@ def _bb_kernel(v, W, cap, most, ratio, best0, delta, node_limit, max_keep):  # p
         for d in range(D):
             r[d] += W[j, d]
         i = j + 1
+        nodes += 1
         if nodes > node_limit:
             finished = False
             break
@@ -204,6 +212,8 @@ def _bounds(bounds: object, T: int) -> np.ndarray:
     if b.shape != (T,) or b.dtype.kind not in "iu" or np.any(b < 0):
         raise ValueError(f"knapsack bounds must be {T} non-negative integers, got "
                          f"{b.dtype} of shape {b.shape}")
+    if b.dtype.kind == "u":  # clip before the cast: 2^64 - 1 must not wrap to -1
+        b = np.minimum(b, np.uint64(UNBOUNDED))
     return np.minimum(b.astype(np.int64), UNBOUNDED)
 
 
@@ -400,6 +410,10 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     C = int(cap[0])
     if C > DP_MAX_CAPACITY:
         raise ValueError(f"capacity {C} too large for the dynamic program")
+    free = np.flatnonzero((v > 0) & (w == 0) & (b > 0))
+    if free.size and np.any(b[free] >= UNBOUNDED):
+        raise ValueError("a type of size 0 with a positive value and no copy bound makes "
+                         "the knapsack unbounded")
     keep = np.flatnonzero((v > 0) & (w <= C) & (w > 0) & (b > 0))
     item, mult = [], []
     for j in keep:
@@ -411,9 +425,12 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
             mult.append(take)
             most -= take
             m *= 2
+    base = np.zeros(T, dtype=np.int64)
+    base[free] = b[free]  # size-0 types: every allowed copy, always
+    base_val = v[free] @ b[free] if free.size else v.dtype.type(0)
     if not item:
-        zero = 0.0 if v.dtype.kind == "f" else 0
-        return KnapsackResult(zero, np.zeros(T, dtype=np.int64), True, 0, [])
+        val0 = float(base_val) if v.dtype.kind == "f" else int(base_val)
+        return KnapsackResult(val0, base, True, 0, [base] if val0 > 0 else [])
     it = np.array(item, dtype=np.int64)
     mu = np.array(mult, dtype=np.int64)
     pv = np.ascontiguousarray(v[it] * mu)
@@ -423,14 +440,14 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
         raise ValueError(f"knapsack_dp_bounded: {len(it)} split items x capacity {C} "
                          f"exceed the {DP01_TABLE_BYTES // 2**20} MiB choice table")
     dp, take = _dp01_table(pv, pw, C, keep_choices)
-    k = np.zeros(T, dtype=np.int64)
+    k = base.copy()
     if keep_choices:
         c = C
         for p in range(len(it) - 1, -1, -1):
             if take[p, c]:
                 k[it[p]] += mu[p]
                 c -= int(pw[p])
-    val = dp[C]
+    val = dp[C] + base_val
     return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True,
                           len(it) * C, [k] if keep_choices and val > 0 else [])
 
@@ -461,6 +478,8 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
     configuration is worth more than ``threshold``. ``bounds``: most copies per type.
     """
     T = len(values)
+    if bounds is not None:
+        bounds = [int(b) for b in _bounds(np.asarray(bounds), T)]
     v = [Fraction(x) for x in values]
     W = [[Fraction(x) for x in row] for row in sizes]
     cap = [Fraction(x) for x in capacity]

@@ -101,6 +101,9 @@ class SearchSpace:
             raise ValueError(f"min_size must lie in (0, 1], got {self.min_size}")
         if not self.servers or any(s < 1 for s in self.servers):
             raise ValueError(f"servers must be positive integers, got {self.servers}")
+        if self.max_atoms > self.grid - self.k_min + 1:
+            raise ValueError(f"max_atoms={self.max_atoms} exceeds the "
+                             f"{self.grid - self.k_min + 1} sizes of the grid")
 
     @property
     def k_min(self) -> int:
@@ -169,7 +172,8 @@ def evaluate_law(policy: str, law: SizeLaw, *, mu: float = 0.05, slots: int = 20
 
     t0 = time.perf_counter()
     dist = law.distribution()
-    c = critical_load(make_policy(policy), dist, servers=law.servers, mu=mu, lo=lo, hi=hi,
+    c = critical_load(make_policy(policy, dist=dist), dist, servers=law.servers, mu=mu,
+                      lo=lo, hi=hi,
                       tol=tol, slots=slots, seed=_law_seed(seed, law.key, salt))
     thm2 = float(mean_size_bound(law.servers, dist)) / 2 / c.rho_star
     upper = c.upper if math.isfinite(c.upper) else hi
@@ -257,7 +261,12 @@ def adversarial_search(policy: str, *, rounds: int = 5, per_round: int = 8,
         parents = [laws_by_key.get(e["key"]) or _law_of(e, space) for e in ranked[:4]]
         props: list[SizeLaw] = list(start) if r == 0 else []
         n_mut = per_round // 2 if parents else 0
+        attempts = 0
         while len(props) < per_round:
+            attempts += 1
+            if attempts > 1000 * per_round:
+                raise ValueError(f"the search space holds too few distinct laws for "
+                                 f"per_round={per_round}: widen it or propose fewer")
             if parents and len(props) < n_mut + (len(start) if r == 0 else 0):
                 law = space.mutate(parents[int(rng.integers(len(parents)))], rng)
             else:

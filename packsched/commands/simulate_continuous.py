@@ -12,9 +12,8 @@ from packsched.output import emit_json, fmt, stdout_to_stderr
 
 #: flags of the PG21 slotted arm that mean nothing here
 SLOTTED_ONLY = ("dist", "trace", "probs", "counts", "deterministic", "workload", "slots",
-                "J", "max_configurations")
-SLOTTED_DEFAULTS = {"slots": 100_000, "levels": 2, "arrivals": "poisson",
-                    "traffic_scaling": 1.0}
+                "J", "max_configurations", "small_jobs", "hol", "levels")
+SLOTTED_DEFAULTS = {"slots": 100_000, "arrivals": "poisson", "traffic_scaling": 1.0}
 
 
 def add_arguments(sm: argparse.ArgumentParser) -> None:

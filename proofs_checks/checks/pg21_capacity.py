@@ -852,8 +852,8 @@ def check_thm2_constants(quick: bool) -> Verdict:
                     good = q**N1 < e / (3 * L) and (1 - q**N1) ** L > 1 - e / 3
                     smallest = N1 == 1 or q ** (N1 - 1) >= e / (3 * L)
                     c = theorem2_constants(float(e), L, float(mu), 1 / K)
-                    n2 = c["N2"]
-                    lib_margin = ((1 - e / 3) * (1 - F(L * c["N1"], n2))
+                    n2 = int(c["N2"])
+                    lib_margin = ((1 - e / 3) * (1 - F(L * int(c["N1"]), n2))
                                   - 2 * F(c["delta"]) / (L * n2) - (1 - e))
                     eq17_ok &= good and smallest and lib_margin > 0
                     eq17.append({"mu": str(mu), "K_max": K, "L": L, "eps": str(e), "N1": N1,

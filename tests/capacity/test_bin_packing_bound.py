@@ -180,3 +180,40 @@ def test_capacity_beyond_the_dynamic_program_is_certified_by_search():
     assert res.extra["z_lp"] == pytest.approx(1.0)
     assert res.extra["z_lp_unbounded"] == pytest.approx(2 / 3)
     assert res.extra["l2"] == 1
+
+
+def test_huge_capacities_finish():
+    """Regressions: the branch and bound stepped the last item down one copy at a time
+    without counting nodes (a bounded LP with capacity 10^9 hung), and exact_optimum's
+    rational search did the same for rho* of sizes 1, 2 in capacity 10^9."""
+    res = bin_packing_lp([1] * 2000 + [2] * 2000 + [3] * 100, 10**9, unbounded=False)
+    assert res.certified and res.extra["z_lp"] == pytest.approx(1.0)
+    from capacity import rho_star
+
+    r = rho_star([1, 2], capacity=10**9)
+    assert r.certified and r.value == pytest.approx(2 * 10**9 / 3)
+
+
+def test_bounded_knapsack_edge_inputs():
+    v, w = np.array([3, 2, 1]), np.array([3, 2, 1])
+    # an unsigned "no bound" must not wrap to -1
+    top = np.array([2**64 - 1, 1, 1], dtype=np.uint64)
+    assert knapsack_dp_bounded(v, w, 10, top).value == 10
+    # size-0 types with a bound: every allowed copy is taken
+    r = knapsack_dp_bounded(np.array([3.0, 2.0, 1.0]), np.array([0, 2, 1]), 10,
+                            np.array([5, 1, 1]))
+    assert r.value == 18.0 and r.config.tolist() == [5, 1, 1]
+    with pytest.raises(ValueError, match="no copy bound"):
+        knapsack_dp_bounded(np.array([3.0]), np.array([0]), 10,
+                            np.array([2**62], dtype=np.int64))
+    for bad in ([-1, 2], [1.5, 2], [1]):
+        with pytest.raises(ValueError, match="bounds must be 2"):
+            knapsack_exact([1, 2], [[1], [1]], [2], bounds=bad)
+
+
+def test_copy_bounds_above_any_count_and_non_sequences():
+    lp = ConfigurationLP.build([F(1, 2), F(1, 3)], [F(1, 2), F(1, 2)], [(1, 1)],
+                               max_copies=[10**30, 1])
+    assert solve_configuration_lp(lp).value == pytest.approx(2.0)
+    with pytest.raises(ValueError, match="sequence of positive integers"):
+        ConfigurationLP.build([F(1, 2)], [1], [(1, 1)], max_copies=3)

@@ -194,6 +194,10 @@ def test_bernoulli_arrivals(capsys):
      "--levels: not a flag of vqs"),
     (["--policy", "fifo-ff", "--sizes", "0.4", "--workload", "1", "--max-configurations",
       "9"], "--max-configurations: not a flag of fifo-ff"),
+    (["--policy", "rms", "--sizes", "0.3,0.6", "--intensity", "0.5", "--time", "10",
+      "--small-jobs", "actual"], "--small-jobs: not a flag of the PG18 family"),
+    (["--policy", "rms", "--sizes", "0.3,0.6", "--intensity", "0.5", "--time", "10",
+      "--levels", "3"], "--levels: not a flag of the PG18 family"),
     (["--sizes", "0.4", "--workload", "1"], "--policy"),
 ])
 def test_usage_errors(capsys, argv, fragment):

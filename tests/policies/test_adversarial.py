@@ -101,3 +101,12 @@ def test_bad_arguments():
         adversarial_search("bf-js", rounds=0)
     with pytest.raises(ValueError, match="unknown policy|not a policy|policy"):
         adversarial_search("no-such-policy")
+
+
+def test_a_search_space_too_small_is_refused():
+    with pytest.raises(ValueError, match="exceeds the 2 sizes"):
+        SearchSpace(max_atoms=3, grid=2, mass=12, servers=(1,))
+    with pytest.raises(ValueError, match="too few distinct laws"):
+        adversarial_search("bf-js", space=SearchSpace(max_atoms=1, grid=2, mass=1,
+                                                      servers=(1,)),
+                           per_round=8, rounds=1, workers=1)
