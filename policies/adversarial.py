@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from theory.progress import Progress
+
 __all__ = ["SearchSpace", "SizeLaw", "SearchResult", "adversarial_search", "evaluate_law",
            "verify", "OBJECTIVES"]
 
@@ -248,12 +250,19 @@ def adversarial_search(policy: str, *, rounds: int = 5, per_round: int = 8,
     done = 0
     path = Path(state) if state is not None else None
     if path is not None and path.exists():
-        saved = json.loads(path.read_text())
+        try:
+            saved = json.loads(path.read_text())
+            if not (isinstance(saved, dict) and isinstance(saved.get("evaluations"), dict)
+                    and isinstance(saved.get("rounds"), int) and saved["rounds"] >= 0):
+                raise ValueError("not a search state (config, rounds, evaluations)")
+        except ValueError as e:  # json.JSONDecodeError is a ValueError
+            raise ValueError(f"{path}: unreadable search state: {e}") from None
         if saved.get("config") != config:
             raise ValueError(f"{path} holds a search with other settings: "
                              f"{saved.get('config')}; use another state file")
         evaluations, done = saved["evaluations"], int(saved["rounds"])
     laws_by_key: dict[str, SizeLaw] = {law.key: law for law in start}
+    prog = Progress(f"adversarial search ({policy})", rounds, unit="rounds")
     for r in range(rounds):
         rng = np.random.default_rng([seed, r])
         ranked = sorted(evaluations.values(), key=lambda e: (_objective(e, relative_to),
@@ -286,6 +295,8 @@ def adversarial_search(policy: str, *, rounds: int = 5, per_round: int = 8,
                                        "evaluations": evaluations}, indent=1,
                                       default=_json_default))
             tmp.replace(path)
+        prog.update(r + 1, note=f"{len(evaluations)} laws")
+    prog.__exit__(None, None, None)
     best = sorted(({**e, "objective": _objective(e, relative_to)}
                    for e in evaluations.values()), key=lambda e: (e["objective"], e["key"]))
     return SearchResult(policy, relative_to, best, evaluations, max(rounds, done), config)

@@ -110,3 +110,11 @@ def test_a_search_space_too_small_is_refused():
         adversarial_search("bf-js", space=SearchSpace(max_atoms=1, grid=2, mass=1,
                                                       servers=(1,)),
                            per_round=8, rounds=1, workers=1)
+
+
+@pytest.mark.parametrize("text", ["{garbage", "", "[]", "null", '{"config": {}}'])
+def test_a_corrupt_state_file_is_one_clear_error(tmp_path, text):
+    state = tmp_path / "state.json"
+    state.write_text(text)
+    with pytest.raises(ValueError, match="unreadable search state"):
+        adversarial_search("bf-js", rounds=1, workers=1, state=state)
