@@ -26,7 +26,7 @@ import numpy as np
 
 from capacity.knapsack import (
     DP_MAX_CAPACITY,
-    _dp_table,
+    _dp_values,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
@@ -155,8 +155,7 @@ def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
     big = np.flatnonzero(~tiny & (y > 0))
     dp = np.zeros(grid + 1)
     if big.size:
-        dp, _choice = _dp_table(np.ascontiguousarray(y[big]), np.ascontiguousarray(floored[big]),
-                                grid)
+        dp = _dp_values(np.ascontiguousarray(y[big]), np.ascontiguousarray(floored[big]), grid)
     g = np.arange(grid + 1)
     return float(np.max(dp + r * (grid - g) / grid)) * (1 + 1e-12)
 

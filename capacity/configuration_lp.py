@@ -180,10 +180,11 @@ class ConfigurationLP:
         return self.max_copies is None or bool(np.all(k <= self.copy_bounds()))
 
     def exact_fits(self, c: int, k: np.ndarray) -> bool:
-        """Configuration k fits a class-c server, decided exactly."""
+        """Configuration k fits a class-c server: exactly for rational data, within
+        the feasibility tolerance for floats."""
         nz = np.flatnonzero(k)
-        return all(sum((int(k[j]) * self.rows[j][d] for j in nz), Fraction(0)) <= self.caps[c][d]
-                   for d in range(self.D))
+        return all(fits(sum((int(k[j]) * self.rows[j][d] for j in nz), Fraction(0)),
+                        self.caps[c][d]) for d in range(self.D))
 
     def fits_class(self) -> np.ndarray:
         """(C, T) bool: type j fits alone in a server of class c."""
@@ -228,8 +229,9 @@ def _fmt(v: Sequence[Number]) -> str:
 _DP_EXACT_MAX = 2**17
 #: Largest (C_0 + 1)(C_1 + 1) priced exactly by the two-resource dynamic program.
 _DP2_EXACT_MAX = 250_000
-#: Weight of the stability centre in Wentges dual smoothing (0 disables it).
-_SMOOTHING = 0.8
+#: Weight of the stability centre in Wentges dual smoothing (0 disables it); 0.5
+#: took half the rounds of 0.8 on 1,000-type bin-packing LPs (benchmarks/README.md).
+_SMOOTHING = 0.5
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
 
@@ -320,14 +322,21 @@ class _Pricer:
         if self.grid2 is not None:
             res = knapsack_dp2(ys, self.grid2[0], self.grid2[1], per_type_threshold=0.0,
                                max_columns=max_columns)
+            cands, value = res.improving, float(res.value)
         else:
             assert self.grid is not None
             w, C = self.grid
-            res = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
-        cols = [k for k in res.improving if float(k @ y) > thr]
+            free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
+            if self.bounds is None:
+                cands, value = free.improving, float(free.value)
+            else:
+                exact = knapsack_dp_bounded(ys, w, C, self.bounds, max_columns=max_columns)
+                cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
+                value = float(exact.value)
+        cols = [k for k in cands if float(k @ y) > thr]
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
-        return cols, float(res.value)
+        return cols, value
 
     def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
         self.last_max: float | None = None
@@ -347,7 +356,8 @@ class _Pricer:
                 if cols:
                     return cols
             res = (knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
-                   if self.bounds is None else knapsack_dp_bounded(y, w, C, self.bounds))
+                   if self.bounds is None
+                   else knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns))
             if self.grid_exact:
                 self.last_max = float(res.value)
             cands = [k for k in res.improving if float(k @ y) > thr]
@@ -437,6 +447,39 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     return out
 
 
+def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.ndarray]
+                  ) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """Starting columns plus ``warm``'s configurations (its types matched to this LP's
+    by size) capped at the copy bounds, and its dual prices scaled like the master's
+    (d.y = 1) as a stability centre."""
+    key = [r[0] if lp.D == 1 else tuple(r) for r in lp.rows]
+    where = {s: j for j, s in enumerate(key)}
+    perm = np.array([where.get(s, -1) for s in warm.sizes], dtype=np.int64)
+    if (len(warm.sizes) != lp.T or np.any(perm < 0) or len(set(perm.tolist())) != lp.T
+            or warm.servers != sum(lp.counts)):
+        raise ValueError(f"warm_start solves a different LP ({len(warm.sizes)} types, "
+                         f"{warm.servers} servers; this one has {lp.T} and {sum(lp.counts)})")
+    most = lp.copy_bounds()
+    out = [K.copy() for K in starts]
+    for term in warm.mixture:
+        if not 0 <= term.server_class < len(out):
+            raise ValueError(f"warm_start uses server class {term.server_class}; this LP "
+                             f"has {len(out)}")
+        k = np.zeros(lp.T, dtype=np.int64)
+        k[perm] = np.asarray(term.config, dtype=np.int64)
+        if most is not None:
+            k = np.minimum(k, most)
+        if not lp.exact_fits(term.server_class, k):
+            raise ValueError(f"a configuration of warm_start does not fit a server of "
+                             f"class {term.server_class}: it solves a different LP")
+        out[term.server_class] = np.vstack([out[term.server_class], k[None, :]])
+    y = np.zeros(lp.T)
+    y[perm] = np.asarray(warm.dual, dtype=float)
+    d = np.array([float(v) for v in lp.demand])
+    scale = float(y @ d)
+    return out, (y / scale if scale > 0 and np.all(np.isfinite(y)) else None)
+
+
 def _dual_optimal_inequalities(sizes: np.ndarray) -> list[tuple[int, ...]]:
     """Transfer columns for one resource: i -> next smaller type (y_i >= y_j), and
     i -> (j, k) with s_j <= s_i / 2 and s_k <= s_i - s_j the largest such (y_i >= y_j + y_k).
@@ -465,8 +508,14 @@ def solve_configuration_lp(
     max_iterations: int = 100_000,
     max_types: int = MAX_LP_TYPES,
     max_configurations: int = MAX_CONFIGURATIONS,
+    warm_start: CapacityResult | None = None,
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
+
+    ``warm_start``: a solved LP over the same types and server classes, e.g. the same
+    LP without copy bounds (column generation only). Its mixture's configurations,
+    capped at the copy bounds, seed the master, and its dual prices are the first
+    stability centre. It changes the path, never the optimum or the certificate.
 
     Refuses (:class:`theory.budgets.BudgetExceeded`) an LP of more than ``max_types``
     job types, and ``method="enumerate"`` when the feasible configurations number more
@@ -510,6 +559,9 @@ def solve_configuration_lp(
         starts = [np.vstack([a, b]) for a, b in zip(_initial_columns(lp, W, C),
                                                    _first_fit_decreasing_columns(lp, W, C),
                                                    strict=True)]
+        center: np.ndarray | None = None
+        if warm_start is not None:
+            starts, center = _warm_columns(lp, warm_start, starts)
         for c, K in enumerate(starts):
             if exact_fits is not None:
                 K = np.array([k for k in K if exact_fits(c, k)], dtype=np.int64).reshape(
@@ -528,9 +580,7 @@ def solve_configuration_lp(
                            lp.copy_bounds())
                    for c in range(len(lp.caps))]
         max_cols = int(min(100, max(20, lp.T // 4)))
-        smoothing = (all(p.grid_exact for p in pricers) and lp.max_copies is None
-                     and _SMOOTHING > 0)
-        center: np.ndarray | None = None
+        smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
         best_bound = np.inf
         refreshed = False
         prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")
@@ -547,7 +597,9 @@ def solve_configuration_lp(
             if smoothing and center is not None:
                 # Wentges smoothing: price at a convex combination of the best-bound
                 # prices and the master's prices; fall back to plain pricing on a miss
-                ys = _SMOOTHING * center + (1 - _SMOOTHING) * sol.y
+                # a warm centre is priced alone first, to learn its bound
+                alpha = 1.0 if best_bound == np.inf else _SMOOTHING
+                ys = alpha * center + (1 - alpha) * sol.y
                 bound = 0.0
                 for c, pricer in enumerate(pricers):
                     found[c], beta = pricer.smoothed(ys, sol.y, thrs[c], max_cols)
@@ -559,7 +611,9 @@ def solve_configuration_lp(
                 bound = 0.0
                 for c, pricer in enumerate(pricers):
                     found[c] = pricer.improving(sol.y, thrs[c], max_cols)
-                    bound += counts[c] * (pricer.last_max or 0.0)
+                    # no maximum when cheap columns made the exact program unnecessary
+                    bound += counts[c] * (np.inf if pricer.last_max is None
+                                          else pricer.last_max)
                 if smoothing and bound / float(sol.y @ d) < best_bound:
                     best_bound, center = bound / float(sol.y @ d), sol.y.copy()
             added = 0

@@ -111,8 +111,14 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     probs = [Fraction(counts[s], n) for s in sizes]
     lp = ConfigurationLP.build(sizes, probs, [(capacity, 1)],
                                max_copies=[counts[s] for s in sizes])
+    # the LP over all patterns is solved first: it is reported (unbounded=True) and
+    # its columns and prices start the bounded one, which differs from it only where
+    # a pattern would hold more copies of a weight than the instance has
+    free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
+                    max_configurations=max_configurations)
     res = solve_configuration_lp(lp, method=method, max_types=max_types,
-                                 max_configurations=max_configurations)
+                                 max_configurations=max_configurations,
+                                 warm_start=free if free.method == "column-generation" else None)
     # Lemma 2 holds for the bounded LP too: a pattern's weights sum to at most C
     res = cap_by_lemma2(res, mean_size_bound(1, Discrete(sizes, probs), lp.caps[0][0]))
     z, (lo, hi) = fractional_bins(n, res)
@@ -127,8 +133,6 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
         "copies_bounded": True,
     })
     if unbounded:
-        free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
-                        max_configurations=max_configurations)
         zu, bounds_u = fractional_bins(n, free)
         res.extra.update({"z_lp_unbounded": zu, "z_lp_unbounded_bounds": list(bounds_u),
                           "unbounded_certified": free.certified})

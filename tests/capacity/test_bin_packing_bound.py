@@ -217,3 +217,67 @@ def test_copy_bounds_above_any_count_and_non_sequences():
     assert solve_configuration_lp(lp).value == pytest.approx(2.0)
     with pytest.raises(ValueError, match="sequence of positive integers"):
         ConfigurationLP.build([F(1, 2)], [1], [(1, 1)], max_copies=3)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_bounded_knapsack_columns_are_a_chain_of_lighter_optima(seed):
+    """max_columns: the optimum first, then the best configuration within a capacity
+    below the weight of the previous one: feasible, distinct, each optimal there."""
+    rng = np.random.default_rng(100 + seed)
+    T, C = int(rng.integers(2, 6)), int(rng.integers(5, 40))
+    w, v, b = rng.integers(1, 15, T), rng.random(T), rng.integers(1, 4, T)
+    res = knapsack_dp_bounded(v, w, C, b, max_columns=50)
+    cols = res.improving
+    if res.value == 0:  # nothing fits
+        assert cols == [] and not res.config.any()
+        return
+    assert np.array_equal(cols[0], res.config)
+    cap = C
+    for k in cols:
+        assert k @ w <= cap and np.all(k <= b) and k.any()
+        best = max(float(np.dot(q, v)) for q in itertools.product(*(range(x + 1) for x in b))
+                   if np.dot(q, w) <= cap)
+        assert k @ v == pytest.approx(best, abs=1e-12)
+        cap = int(k @ w) - 1
+    assert len({k.tobytes() for k in cols}) == len(cols)
+    assert len(knapsack_dp_bounded(v, w, C, b).improving) == 1
+
+
+def larger_instance(rng: np.random.Generator) -> tuple[list[int], int]:
+    """A few dozen items, some weights repeated (so copy bounds bind), capacity 1000."""
+    C = 1000
+    distinct = rng.choice(np.arange(60, 700), int(rng.integers(5, 40)), replace=False)
+    ws = [int(w) for w in distinct for _ in range(int(rng.integers(1, 4)))]
+    return ws, C
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_warm_started_bounded_lp_agrees_with_the_cold_one(seed):
+    """bin_packing_lp starts the bounded LP from the unbounded one (columns capped at
+    the copy bounds, its prices as stability centre): the reference is the same LP
+    solved cold, and both are certified."""
+    ws, C = larger_instance(np.random.default_rng(seed))
+    fast = bin_packing_lp(ws, C)
+    cnt = Counter(ws)
+    sizes = list(cnt)
+    lp = ConfigurationLP.build(sizes, [F(cnt[s], len(ws)) for s in sizes], [(C, 1)],
+                               max_copies=[cnt[s] for s in sizes])
+    cold = solve_configuration_lp(lp, method="column-generation")
+    assert fast.certified and cold.certified
+    assert fast.value == pytest.approx(cold.value, rel=1e-9)
+    # the certified intervals overlap: both contain the optimum
+    assert max(fast.lower, cold.lower) <= min(fast.upper, cold.upper)
+
+
+def test_a_warm_start_from_another_lp_is_refused():
+    sizes, probs = [F(3, 10), F(1, 5)], [F(1, 2), F(1, 2)]
+    lp = ConfigurationLP.build(sizes, probs, [(1, 1)], max_copies=[5, 10])
+    other = solve_configuration_lp(ConfigurationLP.build([F(3, 10), F(1, 4)], probs, [(1, 1)]),
+                                   method="column-generation")
+    with pytest.raises(ValueError, match="warm_start solves a different LP"):
+        solve_configuration_lp(lp, method="column-generation", warm_start=other)
+    # same sizes, a larger capacity: its configurations do not fit here
+    big = solve_configuration_lp(ConfigurationLP.build(sizes, probs, [(2, 1)]),
+                                 method="column-generation")
+    with pytest.raises(ValueError, match="does not fit a server of class 0"):
+        solve_configuration_lp(lp, method="column-generation", warm_start=big)

@@ -18,8 +18,8 @@ from capacity.knapsack import (
     UNBOUNDED,
     KnapsackResult,
     _bb_kernel,
-    _dp_reconstruct,
-    _dp_table,
+    _dp_trace,
+    _dp_values,
     _prepare,
     knapsack_bb,
     knapsack_dp,
@@ -359,12 +359,14 @@ def test_dp_kernels_match_py_func(inst, floats):
     vk = np.ascontiguousarray((v[keep] / 7.0) if floats else v[keep])
     wk = np.ascontiguousarray(s[keep].astype(np.int64))
     C = int(cap[0])
-    dp_f, ch_f = _dp_table(vk, wk, C)
-    dp_s, ch_s = _dp_table.py_func(vk, wk, C)
-    assert np.array_equal(dp_f, dp_s) and np.array_equal(ch_f, ch_s)
+    dp_f = _dp_values(vk, wk, C)
+    dp_s = _dp_values.py_func(vk, wk, C)
+    assert np.array_equal(dp_f, dp_s)
     for c in (C, C // 2, 0):
-        assert np.array_equal(_dp_reconstruct(ch_f, wk, c, len(vk)),
-                              _dp_reconstruct.py_func(ch_s, wk, c, len(vk)))
+        k = _dp_trace(dp_f, vk, wk, c)
+        assert np.array_equal(k, _dp_trace.py_func(dp_s, vk, wk, c))
+        # the traced configuration fits capacity c and is worth dp[c] (up to rounding)
+        assert k @ wk <= c and abs(k @ vk - dp_f[c]) <= 1e-9 * max(1.0, abs(dp_f[c]))
 
 
 def test_exact_mode_agrees_with_fractions_brute_force():
