@@ -41,22 +41,41 @@ class Bracket:
 
     partition: Partition | str
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
-    upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
+    #: lower-rounded VQs: an upper bound on rho*; None when not computed because
+    #: Lemma 2 alone closes the bracket to the tolerance asked for
+    upper: CapacityResult | None
     lemma2: Number | None = None  # L / R-bar (PG21 Lemma 2), another upper bound
 
+    def __post_init__(self) -> None:
+        if self.upper is None and self.lemma2 is None:
+            raise ValueError("a bracket needs the lower-rounded LP or the Lemma 2 bound")
+
     def __repr__(self) -> str:
+        down = "-" if self.upper is None else len(self.upper.sizes)
         return (f"Bracket({self.name}, interval=[{_short_num(self.lo)}, {_short_num(self.hi)}], "
                 f"certified={self.certified}, upper_from={self.upper_from!r}, "
-                f"types={len(self.lower.sizes)}/{len(self.upper.sizes)}, "
-                f"method={self.lower.method!r})")
+                f"types={len(self.lower.sizes)}/{down}, method={self.lower.method!r})")
 
     @property
     def name(self) -> str:
         return self.partition if isinstance(self.partition, str) else self.partition.name
 
     @property
+    def lower_rounded(self) -> CapacityResult:
+        """The lower-rounded LP (``upper``); an error when it was not solved because
+        Lemma 2 closed the bracket (``partition_bracket(..., rtol=...)``)."""
+        if self.upper is None:
+            raise RuntimeError(f"the lower-rounded LP of {self.name} was not solved: Lemma 2 "
+                               "closed the bracket to the tolerance asked for")
+        return self.upper
+
+    @property
+    def _down(self) -> Number:
+        return math.inf if self.upper is None else self.upper.upper
+
+    @property
     def upper_from(self) -> str:
-        capped = lemma2_cap(self.lo, self.upper.upper, self.lemma2)[1]
+        capped = lemma2_cap(self.lo, self._down, self.lemma2)[1]
         return "PG21 Lemma 2" if capped else "lower-rounded LP"
 
     @property
@@ -67,7 +86,7 @@ class Bracket:
     @property
     def hi(self) -> Number:
         """Certified upper bound on rho*: the lower-rounded LP, or Lemma 2 if smaller."""
-        return lemma2_cap(self.lo, self.upper.upper, self.lemma2)[0]
+        return lemma2_cap(self.lo, self._down, self.lemma2)[0]
 
     @property
     def gap(self) -> float:
@@ -76,7 +95,11 @@ class Bracket:
 
     @property
     def certified(self) -> bool:
-        return self.lower.certified and self.upper.certified
+        """Both ends are proven: each LP solved and certified, or the upper-rounded one
+        stopped once its checked mixture reached the tolerance (its lower end is
+        proven either way) with Lemma 2 as the upper end."""
+        low = self.lower.certified or bool(self.lower.extra.get("stopped_at_target"))
+        return low and (self.upper is None or self.upper.certified)
 
     def as_dict(self) -> dict:
         return {
@@ -85,11 +108,11 @@ class Bracket:
             "lower": float(self.lo),
             "upper": float(self.hi),
             "rho_upper_rounded": self.lower.value,
-            "rho_lower_rounded": self.upper.value,
+            "rho_lower_rounded": None if self.upper is None else self.upper.value,
             "upper_from": self.upper_from,
             "relative_gap": self.gap,
             "certified": self.certified,
-            "seconds": self.lower.seconds + self.upper.seconds,
+            "seconds": self.lower.seconds + (0.0 if self.upper is None else self.upper.seconds),
         }
 
 
@@ -118,8 +141,15 @@ def rounded_rho_star(
     servers: int = 1,
     method: str = "auto",
     max_types: int = MAX_LP_TYPES,
+    warm_start: CapacityResult | None = None,
+    target: float | None = None,
 ) -> CapacityResult:
-    """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4)."""
+    """rho* of the upper- (``"up"``) or lower-rounded (``"down"``) VQs of X (Def. 4).
+
+    ``warm_start``: the same side on a partition X refines (its columns and prices
+    start column generation); ``target``: stop once a checked mixture reaches it (see
+    :func:`capacity.configuration_lp.solve_configuration_lp`).
+    """
     if rounding not in ("up", "down"):
         raise ValueError("rounding must be 'up' or 'down'")
     server_count(servers)
@@ -136,21 +166,53 @@ def rounded_rho_star(
         raise ValueError("every type rounds to size 0: rho* is unbounded for this partition")
     keys = sorted(merged)
     lp = ConfigurationLP.build(keys, [merged[k] for k in keys], [(1, servers)])
-    return solve_configuration_lp(lp, method=method, max_types=max_types)
+    warm = warm_start if warm_start is not None and _coarser(warm_start, keys) else None
+    return solve_configuration_lp(lp, method=method, max_types=max_types, warm_start=warm,
+                                  target=target)
+
+
+def _coarser(res: CapacityResult, sizes: list[Number]) -> bool:
+    """Every type of ``res`` is among ``sizes`` (it solved a coarser partition)."""
+    have = set(sizes)
+    return all(s in have for s in res.sizes)
 
 
 def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: int = 1,
-                      method: str = "auto", max_types: int = MAX_LP_TYPES) -> Bracket:
+                      method: str = "auto", max_types: int = MAX_LP_TYPES,
+                      warm_start: Bracket | None = None,
+                      rtol: float | None = None) -> Bracket:
     """Both sides of PG21 Thm. 1 for one partition (the upper end is also capped by
-    Lemma 2, rho* <= L / R-bar, which is exact for distributions that pack perfectly)."""
-    return Bracket(
-        partition,
-        rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                         max_types=max_types),
-        rounded_rho_star(dist, partition, "down", servers=servers, method=method,
-                         max_types=max_types),
-        mean_size_bound(servers, dist),
-    )
+    Lemma 2, rho* <= L / R-bar, which is exact for distributions that pack perfectly).
+
+    ``warm_start``: the bracket of a partition this one refines; each side starts from
+    the same side there (same optimum, fewer column-generation rounds).
+
+    ``rtol``: the bracket is wanted only to this relative gap. The upper-rounded LP
+    then stops once its checked mixture is within ``rtol`` of Lemma 2, and if it gets
+    there the lower-rounded LP is not solved (``upper`` is None): [lo, Lemma 2] is the
+    bracket. Otherwise both LPs are solved to optimality, as without ``rtol``.
+    """
+    lemma2 = mean_size_bound(servers, dist)
+    target = None if rtol is None else (1 - _rtol(rtol)) * float(lemma2)
+    lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                             max_types=max_types, target=target,
+                             warm_start=None if warm_start is None else warm_start.lower)
+    if target is not None and float(lower.lower) >= target:
+        return Bracket(partition, lower, None, lemma2)
+    if lower.extra.get("stopped_at_target"):  # the checked mixture fell short: solve it
+        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                                 max_types=max_types, warm_start=lower)
+    down_warm = None if warm_start is None else warm_start.upper
+    upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
+                             max_types=max_types, warm_start=down_warm)
+    return Bracket(partition, lower, upper, lemma2)
+
+
+def _rtol(rtol: object) -> float:
+    tol = to_float_checked(rtol, "rtol")
+    if not 0 <= tol < 1:
+        raise ValueError(f"rtol must be in [0, 1), got {rtol}")
+    return tol
 
 
 def quantile_brackets(
@@ -178,18 +240,17 @@ def quantile_brackets(
     server_count(servers)
     budget = positive_int(max_types, name="max_types")
     if rtol is not None:
-        tol = to_float_checked(rtol, "rtol")
-        if tol < 0:
-            raise ValueError(f"rtol must be non-negative, got {rtol}")
+        _rtol(rtol)
     cells = 2 ** (levels + 1) if levels < 1100 else math.inf
     check_budget(cells, budget, what=f"the quantile partition X^({levels})",
                  option="max_types", unit="cells",
                  hint=f"levels <= {max(0, budget.bit_length() - 2)} stays within it")
-    out = []
+    out: list[Bracket] = []
     with Progress("quantile brackets", total=levels - start + 1, unit="levels") as prog:
         for i, n in enumerate(range(start, levels + 1)):
             b = partition_bracket(dist, quantile_partition(dist, n, tight=tight),
-                                  servers=servers, max_types=budget)
+                                  servers=servers, max_types=budget, rtol=rtol,
+                                  warm_start=out[-1] if out else None)
             out.append(b)
             prog.update(i + 1, note=f"X^({n}): [{float(b.lo):.6g}, {float(b.hi):.6g}]")
             if rtol is not None and b.gap <= rtol:

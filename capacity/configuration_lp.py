@@ -447,37 +447,85 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     return out
 
 
+def _mixture_value(master: MasterLP, sol, d: np.ndarray) -> float:
+    """t supported by the master's configuration columns alone (no transfers)."""
+    supply = np.zeros(len(d))
+    for i in np.flatnonzero(sol.p > 0):
+        c, k = master.columns[i]
+        supply += master.n[c] * sol.p[i] * k
+    pos = d > 0
+    return float(np.min(supply[pos] / d[pos]))
+
+
 def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.ndarray]
                   ) -> tuple[list[np.ndarray], np.ndarray | None]:
-    """Starting columns plus ``warm``'s configurations (its types matched to this LP's
-    by size) capped at the copy bounds, and its dual prices scaled like the master's
-    (d.y = 1) as a stability centre."""
+    """Starting columns plus ``warm``'s configurations capped at the copy bounds, and
+    its dual prices scaled like the master's (d.y = 1) as a stability centre.
+
+    ``warm``'s types are matched to this LP's by size; this LP may have more (a finer
+    partition): those start at the price of the next larger matched size (one
+    resource), which keeps the centre's bound valid, as any prices do."""
     key = [r[0] if lp.D == 1 else tuple(r) for r in lp.rows]
     where = {s: j for j, s in enumerate(key)}
     perm = np.array([where.get(s, -1) for s in warm.sizes], dtype=np.int64)
-    if (len(warm.sizes) != lp.T or np.any(perm < 0) or len(set(perm.tolist())) != lp.T
+    if (np.any(perm < 0) or len(set(perm.tolist())) != len(perm)
             or warm.servers != sum(lp.counts)):
         raise ValueError(f"warm_start solves a different LP ({len(warm.sizes)} types, "
-                         f"{warm.servers} servers; this one has {lp.T} and {sum(lp.counts)})")
+                         f"{warm.servers} servers; this one has {lp.T} types, not all of "
+                         f"them, and {sum(lp.counts)} servers)")
     most = lp.copy_bounds()
     out = [K.copy() for K in starts]
+    y_warm = np.full(lp.T, np.nan)
+    y_warm[perm] = np.maximum(np.asarray(warm.dual, dtype=float), 0.0)
+    W, C, integral = lp.pricing_data()
+    if lp.D == 1 and len(perm) < lp.T:
+        order = np.argsort(-W[:, 0], kind="stable")
+        ys = y_warm[order]
+        known = np.flatnonzero(~np.isnan(ys))
+        # each unmatched type takes the price of the next larger matched one; above the
+        # largest matched size, that one's price scaled by size
+        nxt = np.maximum.accumulate(np.where(np.isnan(ys), -1, np.arange(lp.T)))
+        for i in np.flatnonzero(np.isnan(ys)):
+            ref = nxt[i] if nxt[i] >= 0 else known[0]
+            ys[i] = ys[ref] * (1.0 if nxt[i] >= 0 else W[order[i], 0] / W[order[ref], 0])
+        y_warm[order] = ys
+    y_warm = np.nan_to_num(y_warm, nan=0.0)
     for term in warm.mixture:
         if not 0 <= term.server_class < len(out):
             raise ValueError(f"warm_start uses server class {term.server_class}; this LP "
                              f"has {len(out)}")
         k = np.zeros(lp.T, dtype=np.int64)
         k[perm] = np.asarray(term.config, dtype=np.int64)
-        if most is not None:
-            k = np.minimum(k, most)
         if not lp.exact_fits(term.server_class, k):
             raise ValueError(f"a configuration of warm_start does not fit a server of "
                              f"class {term.server_class}: it solves a different LP")
-        out[term.server_class] = np.vstack([out[term.server_class], k[None, :]])
-    y = np.zeros(lp.T)
-    y[perm] = np.asarray(warm.dual, dtype=float)
+        new = [k]
+        if most is not None and np.any(k > most):
+            new = [np.minimum(k, most)]
+            if lp.D == 1:
+                new.append(_refill(new[0], W[:, 0], float(C[term.server_class, 0]), most,
+                                   y_warm, 0.0 if integral else FEASIBILITY_RTOL))
+        out[term.server_class] = np.vstack([out[term.server_class], *new])
     d = np.array([float(v) for v in lp.demand])
-    scale = float(y @ d)
-    return out, (y / scale if scale > 0 and np.all(np.isfinite(y)) else None)
+    scale = float(y_warm @ d)
+    return out, (y_warm / scale if scale > 0 and np.all(np.isfinite(y_warm)) else None)
+
+
+def _refill(k: np.ndarray, w: np.ndarray, cap: float, most: np.ndarray,
+            y: np.ndarray, rtol: float) -> np.ndarray:
+    """``k`` (one resource) refilled greedily: while some type below its copy bound
+    fits the free capacity, add the one of highest price ``y``. Sizes ``w`` are the
+    pricing data: integers (``rtol`` 0, exact) or floats (``rtol`` the feasibility
+    tolerance)."""
+    k = k.copy()
+    free = cap - float(w @ k)
+    while True:
+        ok = np.flatnonzero((k < most) & (w <= free + rtol * cap) & (y > 0))
+        if ok.size == 0:
+            return k
+        j = int(ok[np.argmax(y[ok])])
+        k[j] += 1
+        free -= float(w[j])
 
 
 def _dual_optimal_inequalities(sizes: np.ndarray) -> list[tuple[int, ...]]:
@@ -509,8 +557,14 @@ def solve_configuration_lp(
     max_types: int = MAX_LP_TYPES,
     max_configurations: int = MAX_CONFIGURATIONS,
     warm_start: CapacityResult | None = None,
+    target: float | None = None,
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
+
+    ``target``: stop column generation as soon as the master's mixture alone supports
+    ``t >= target`` (a lower bound is all a caller needs, e.g. a bracket with a
+    tolerance). The result's interval is still proven, but it is not the optimum:
+    ``certified`` is False and ``extra["stopped_at_target"]`` is True.
 
     ``warm_start``: a solved LP over the same types and server classes, e.g. the same
     LP without copy bounds (column generation only). Its mixture's configurations,
@@ -546,7 +600,7 @@ def solve_configuration_lp(
                 cols = _enumerate_columns(lp, min(enumerate_limit, max_configurations))
             except ValueError:
                 chosen = "column-generation"
-    unproven = False
+    unproven = reached = False
     if chosen == "enumerate":
         if method == "enumerate":
             cols = _enumerate_columns(lp, max_configurations)
@@ -572,6 +626,8 @@ def solve_configuration_lp(
         if stabilising:
             master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
         iterations = 0
+        if target is not None:
+            target = to_float_checked(target, "target")
         seen = {(c, k.tobytes()) for c, k in master.columns}
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
@@ -592,6 +648,9 @@ def solve_configuration_lp(
                 raise RuntimeError(f"column generation did not converge in {max_iterations} "
                                    "iterations")
             sol = master.solve()
+            if target is not None and _mixture_value(master, sol, d) >= target * (1 + 1e-9):
+                reached = True
+                break
             thrs = [sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12 for c in range(len(pricers))]
             found: list[list[np.ndarray]] = [[] for _ in pricers]
             if smoothing and center is not None:
@@ -668,6 +727,12 @@ def solve_configuration_lp(
             certified, exact_check = True, True
             msg = "exact rational optimum (rational reconstruction, both bounds equal)"
         dual, dual_bound = cert.dual, cert.dual_bound
+    extra: dict = {}
+    if reached:
+        msg = (f"column generation stopped at the target {target:.10g}: the interval is "
+               f"proven, the optimum is not; " + msg)
+        certified = False
+        extra["stopped_at_target"] = True
     if chosen != "enumerate" and unproven:
         msg = ("column generation stopped: the pricing search exceeded its budget, so the "
                "LP optimum is not proven; " + msg)
@@ -678,7 +743,7 @@ def solve_configuration_lp(
         upper=upper,
         certified=certified,
         exact_check=exact_check,
-        status="optimal",
+        status="target reached" if reached else "optimal",
         method=chosen,
         servers=int(sum(lp.counts)),
         sizes=[r[0] if lp.D == 1 else tuple(r) for r in lp.rows],
@@ -690,4 +755,5 @@ def solve_configuration_lp(
         columns=len(master.columns),
         seconds=seconds,
         message=msg,
+        extra=extra,
     )

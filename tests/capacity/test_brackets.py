@@ -221,3 +221,53 @@ def test_beta_level5_is_certified(rounding):
 
     res = rounded_rho_star(beta(2, 5), quantile_partition(beta(2, 5), 5), rounding, servers=2)
     assert res.certified, res.message
+
+
+@pytest.mark.parametrize("spec,servers", [("uniform:0.1,0.9", 1), ("uniform:0.01,0.19", 5),
+                                          (MIXTURE, 2), ("beta:2,5", 1)])
+def test_warm_started_levels_agree_with_cold_ones(spec, servers):
+    """quantile_brackets starts each level from the one before (columns, prices); the
+    reference is each level solved on its own: same LP optima to 1e-9, both certified."""
+    dist = from_spec(spec)
+    warm = quantile_brackets(dist, 4, servers=servers)
+    for n, b in enumerate(warm):
+        cold = partition_bracket(dist, quantile_partition(dist, n), servers=servers,
+                                 method="column-generation")
+        assert b.certified and cold.certified
+        assert b.lower.value == pytest.approx(cold.lower.value, rel=1e-9)
+        assert b.lower_rounded.value == pytest.approx(cold.lower_rounded.value, rel=1e-9)
+
+
+def test_rtol_skips_the_lower_rounded_lp_when_lemma2_closes_the_bracket():
+    """Uniform(0.1, 0.9) packs perfectly (rho* = Lemma 2 = 2 L): with rtol the
+    upper-rounded LP stops at (1 - rtol) Lemma 2 and the lower-rounded one is skipped."""
+    dist = Uniform("0.1", "0.9")
+    part = quantile_partition(dist, 8)
+    b = partition_bracket(dist, part, rtol=1e-2)
+    assert b.upper is None and b.upper_from == "PG21 Lemma 2" and b.certified
+    assert b.lower.extra.get("stopped_at_target") and not b.lower.certified
+    assert b.hi == 2 and 2 * (1 - 1e-2) <= float(b.lo) <= 2 and b.gap <= 1e-2
+    with pytest.raises(RuntimeError, match="was not solved"):
+        _ = b.lower_rounded
+    # the full solve: the stopped LP's proven interval contains its optimum
+    full = partition_bracket(dist, part)
+    assert full.upper is not None and full.lower.certified
+    assert float(b.lower.lower) <= full.lower.value <= float(b.lower.upper) * (1 + 1e-12)
+    # a gap Lemma 2 cannot close (the law does not pack perfectly): both sides solved
+    mix = from_spec(MIXTURE)
+    both = partition_bracket(mix, quantile_partition(mix, 3), rtol=1e-9)
+    assert both.upper is not None and both.lower.certified
+
+
+def test_a_target_stop_is_a_proven_lower_bound():
+    from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+
+    sizes = [F(i, 97) for i in range(9, 40)]
+    lp = ConfigurationLP.build(sizes, [1] * len(sizes), [(1, 3)])
+    full = solve_configuration_lp(lp, method="column-generation")
+    part = solve_configuration_lp(lp, method="column-generation", target=0.9 * full.value)
+    assert part.status == "target reached" and not part.certified
+    assert 0.9 * full.value <= float(part.lower) <= full.value * (1 + 1e-12)
+    assert float(part.upper) >= full.value * (1 - 1e-12)
+    with pytest.raises(ValueError):
+        solve_configuration_lp(lp, method="column-generation", target=float("nan"))
