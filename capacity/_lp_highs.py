@@ -145,6 +145,33 @@ class MasterLP:
         if self.h.getNumCol() != self._ncols:
             raise LPSolveError(f"HiGHS kept {self.h.getNumCol()} of {self._ncols} columns")
 
+    def reduced_costs(self) -> np.ndarray:
+        """Reduced costs of the configuration columns at the last solution (HiGHS
+        minimises -t: a column that would improve the master has a negative one)."""
+        cd = np.asarray(self.h.getSolution().col_dual)
+        return cd[np.array(self._col_index, dtype=np.int64)]
+
+    def remove_columns(self, which: np.ndarray) -> None:
+        """Delete configuration columns (positions in :attr:`columns`); they must be
+        nonbasic, so the basis stays valid."""
+        pos = np.unique(np.asarray(which, dtype=np.int64))
+        if pos.size == 0:
+            return
+        col_index = np.array(self._col_index, dtype=np.int64)
+        idx = col_index[pos]
+        self.h.deleteCols(len(idx), idx.astype(np.int32))
+        gone = np.zeros(self._ncols, dtype=bool)
+        gone[idx] = True
+        new_index = np.cumsum(~gone) - 1
+        keep = np.ones(len(self.columns), dtype=bool)
+        keep[pos] = False
+        self.columns = [col for col, k in zip(self.columns, keep, strict=True) if k]
+        self._col_index = new_index[col_index[keep]].tolist()
+        self._transfer = new_index[np.array(self._transfer, dtype=np.int64)].tolist()
+        self._ncols -= len(idx)
+        if self.h.getNumCol() != self._ncols:
+            raise LPSolveError(f"HiGHS kept {self.h.getNumCol()} columns, expected {self._ncols}")
+
     def refresh(self) -> None:
         """Forget the basis, so the next :meth:`solve` starts from scratch, with tighter
         feasibility tolerances."""

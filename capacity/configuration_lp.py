@@ -232,6 +232,11 @@ _DP2_EXACT_MAX = 250_000
 #: Weight of the stability centre in Wentges dual smoothing (0 disables it); 0.5
 #: took half the rounds of 0.8 on 1,000-type bin-packing LPs (benchmarks/README.md).
 _SMOOTHING = 0.5
+#: Column pool: once the master holds more than _POOL_FACTOR columns per row, columns
+#: whose reduced cost stayed above _IDLE_REDUCED_COST for _POOL_AGE rounds are removed.
+_POOL_FACTOR = 4
+_POOL_AGE = 10
+_IDLE_REDUCED_COST = 1e-6
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
 
@@ -478,6 +483,7 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
     y_warm = np.full(lp.T, np.nan)
     y_warm[perm] = np.maximum(np.asarray(warm.dual, dtype=float), 0.0)
     W, C, integral = lp.pricing_data()
+    children: dict[int, list[int]] = {}  # matched type -> smaller unmatched ones
     if lp.D == 1 and len(perm) < lp.T:
         order = np.argsort(-W[:, 0], kind="stable")
         ys = y_warm[order]
@@ -488,8 +494,11 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
         for i in np.flatnonzero(np.isnan(ys)):
             ref = nxt[i] if nxt[i] >= 0 else known[0]
             ys[i] = ys[ref] * (1.0 if nxt[i] >= 0 else W[order[i], 0] / W[order[ref], 0])
+            if nxt[i] >= 0:
+                children.setdefault(int(order[ref]), []).append(int(order[i]))
         y_warm[order] = ys
     y_warm = np.nan_to_num(y_warm, nan=0.0)
+    spread = max((len(v) for v in children.values()), default=0)
     for term in warm.mixture:
         if not 0 <= term.server_class < len(out):
             raise ValueError(f"warm_start uses server class {term.server_class}; this LP "
@@ -500,6 +509,17 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
             raise ValueError(f"a configuration of warm_start does not fit a server of "
                              f"class {term.server_class}: it solves a different LP")
         new = [k]
+        # a finer partition: the same column with its jobs moved to the smaller types
+        # split off below them (always feasible); with equal halves, the two columns at
+        # half weight cover both as the coarse one did, so the master starts at the
+        # coarse optimum
+        for v in range(spread):
+            shifted = k.copy()
+            for m, kids in children.items():
+                if k[m] and v < len(kids):
+                    shifted[kids[v]] += k[m]
+                    shifted[m] = 0
+            new.append(shifted)
         if most is not None and np.any(k > most):
             new = [np.minimum(k, most)]
             if lp.D == 1:
@@ -639,6 +659,7 @@ def solve_configuration_lp(
         smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
         best_bound = np.inf
         refreshed = False
+        idle = np.zeros(0, dtype=np.int64)  # rounds each column has priced out of the basis
         prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")
         while True:
             iterations += 1
@@ -651,6 +672,10 @@ def solve_configuration_lp(
             if target is not None and _mixture_value(master, sol, d) >= target * (1 + 1e-9):
                 reached = True
                 break
+            rc = master.reduced_costs()
+            idle = np.concatenate([idle[:len(rc)], np.zeros(len(rc) - min(len(idle), len(rc)),
+                                                         dtype=np.int64)])
+            idle = np.where(rc > _IDLE_REDUCED_COST, idle + 1, 0)
             thrs = [sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12 for c in range(len(pricers))]
             found: list[list[np.ndarray]] = [[] for _ in pricers]
             if smoothing and center is not None:
@@ -704,6 +729,17 @@ def solve_configuration_lp(
                     continue
                 break
             refreshed = False
+            # column pool: forget columns long out of the basis once the master is large
+            # (they can come back through pricing); the basis stays valid
+            if len(master.columns) > _POOL_FACTOR * (lp.T + len(lp.caps)):
+                old_cols = np.flatnonzero(idle >= _POOL_AGE)
+                for i in old_cols:
+                    c, k = master.columns[i]
+                    seen.discard((c, k.tobytes()))
+                master.remove_columns(old_cols)
+                keep = np.ones(len(idle), dtype=bool)
+                keep[old_cols] = False
+                idle = idle[keep]
         prog.__exit__(None, None, None)
     mixture = [
         MixtureTerm(c, k, float(p))
