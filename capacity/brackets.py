@@ -95,11 +95,14 @@ class Bracket:
 
     @property
     def certified(self) -> bool:
-        """Both ends are proven: each LP solved and certified, or the upper-rounded one
-        stopped once its checked mixture reached the tolerance (its lower end is
-        proven either way) with Lemma 2 as the upper end."""
-        low = self.lower.certified or bool(self.lower.extra.get("stopped_at_target"))
-        return low and (self.upper is None or self.upper.certified)
+        """Both ends are proven: each LP solved and certified, or stopped at a target
+        with ``rtol`` (the upper-rounded one once its checked mixture is within rtol of
+        Lemma 2, the lower-rounded one once it supports Lemma 2, which is then the
+        upper end); a stopped LP's interval is proven, only not tight."""
+        def proven(side: CapacityResult) -> bool:
+            return side.certified or bool(side.extra.get("stopped_at_target"))
+
+        return proven(self.lower) and (self.upper is None or proven(self.upper))
 
     def as_dict(self) -> dict:
         return {
@@ -190,7 +193,8 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
     ``rtol``: the bracket is wanted only to this relative gap. The upper-rounded LP
     then stops once its checked mixture is within ``rtol`` of Lemma 2, and if it gets
     there the lower-rounded LP is not solved (``upper`` is None): [lo, Lemma 2] is the
-    bracket. Otherwise both LPs are solved to optimality, as without ``rtol``.
+    bracket. The lower-rounded LP stops once its mixture supports Lemma 2 (it cannot
+    beat it then). Otherwise both are solved to optimality, as without ``rtol``.
     """
     lemma2 = mean_size_bound(servers, dist)
     target = None if rtol is None else (1 - _rtol(rtol)) * float(lemma2)
@@ -203,8 +207,11 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
         lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
                                  max_types=max_types, warm_start=lower)
     down_warm = None if warm_start is None else warm_start.upper
+    # with rtol the lower-rounded LP only matters below Lemma 2: once a checked mixture
+    # supports Lemma 2, its optimum cannot beat it and the solve stops
     upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
-                             max_types=max_types, warm_start=down_warm)
+                             max_types=max_types, warm_start=down_warm,
+                             target=None if target is None else float(lemma2))
     return Bracket(partition, lower, upper, lemma2)
 
 

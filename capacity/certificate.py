@@ -51,8 +51,9 @@ _BETA_SLACK = 1e-11
 _RATIONAL_SEARCH_MAX_TYPES = 20
 #: Most jobs of one type per server for which exact_optimum runs its rational search.
 _RATIONAL_SEARCH_MAX_ITEMS = 10_000
-#: Largest T * capacity for which the dual check uses the exact dynamic program.
-_DP_WORK = 500_000_000
+#: Largest T * capacity for which the dual check uses the exact dynamic program (a few
+#: seconds at most: the vectorised table does about 3e9 cells a second).
+_DP_WORK = 6_000_000_000
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ from capacity._lp_highs import MasterLP
 from capacity.certificate import certify, exact_optimum
 from capacity.knapsack import (
     DP01_TABLE_BYTES,
+    DP_MAX_CAPACITY,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
@@ -237,8 +238,12 @@ _SMOOTHING = 0.5
 _POOL_FACTOR = 4
 _POOL_AGE = 10
 _IDLE_REDUCED_COST = 1e-6
-#: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
-_DP_GRID = 2**14
+#: Most cells (capacity x types) of an exact pricing table when the capacity is too
+#: large for exact pricing in every round (about 2 s on this project's machines).
+_DP_PRICE_WORK = 6_000_000_000
+#: Grids of the heuristic dynamic program, coarse to fine (sizes rounded up: its
+#: columns are feasible).
+_DP_GRIDS = (2**14, 2**17, 2**20)
 
 
 class _Pricer:
@@ -264,6 +269,7 @@ class _Pricer:
         self.rational: tuple[list, list] | None = rational
         self.bounds = bounds
         self.grid: tuple[np.ndarray, int] | None = None
+        self._finer: list[tuple[np.ndarray, int]] = []
         self.grid_exact = False
         self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
         if (W.shape[1] == 2 and integral and bounds is None
@@ -275,8 +281,12 @@ class _Pricer:
                 self.grid = (W[:, 0].astype(np.int64), int(cap[0]))
                 self.grid_exact = True
             else:
-                g = np.ceil(W[:, 0] / cap[0] * _DP_GRID * (1 + 1e-12)).astype(np.int64)
-                self.grid = (np.maximum(g, 1), _DP_GRID)
+                # sizes rounded up onto ever finer grids: a grid that finds nothing
+                # hands over to the next, the last to the exact program or the search
+                grids = [G for G in _DP_GRIDS if G < cap[0]] or [_DP_GRIDS[0]]
+                self._finer = [(np.maximum(np.ceil(W[:, 0] / cap[0] * G * (1 + 1e-12)
+                                                   ).astype(np.int64), 1), G) for G in grids]
+                self.grid = self._finer.pop(0)
             if bounds is not None and not self._bounded_table_fits():
                 self.grid, self.grid_exact = None, False
 
@@ -290,7 +300,7 @@ class _Pricer:
                           rtol=0.0 if self.integral else FEASIBILITY_RTOL, bounds=self.bounds)
         if res.proven:
             return [*res.improving, res.config]
-        if self.W.shape[1] == 1 and self.integral and self.cap[0] * len(y) <= 5e9:
+        if self._exact_dp_affordable():
             w, C = self.W[:, 0].astype(np.int64), int(self.cap[0])
             try:
                 dp = (knapsack_dp(y, w, C) if self.bounds is None
@@ -368,7 +378,32 @@ class _Pricer:
             cands = [k for k in res.improving if float(k @ y) > thr]
             if cands or self.grid_exact:
                 return cands
+            if self._finer:
+                self.grid = self._finer.pop(0)
+                if self.bounds is None or self._bounded_table_fits():
+                    return self._improving(y, thr, max_columns)
+                self._finer, self.grid = [], None
+            if self._exact_dp_affordable():
+                # the rounded grid found nothing: decide with the exact table, which
+                # also returns many columns (branch and bound stalls on prices this flat)
+                w, C = self.W[:, 0].astype(np.int64), int(self.cap[0])
+                res = (knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+                       if self.bounds is None
+                       else knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns))
+                self.last_max = float(res.value)
+                return [k for k in res.improving if float(k @ y) > thr]
         return [k for k in self._bb(y, thr) if float(k @ y) > thr]
+
+    def _exact_dp_affordable(self) -> bool:
+        """One resource, integer sizes, and the exact table within its work budget."""
+        if self.W.shape[1] != 1 or not self.integral or self.cap[0] > DP_MAX_CAPACITY:
+            return False
+        C = int(self.cap[0])
+        w = self.W[:, 0].astype(np.int64)
+        if self.bounds is None:
+            return C * len(w) <= _DP_PRICE_WORK
+        items = split_item_count(w, self.bounds, C)
+        return items * (C + 1) <= DP01_TABLE_BYTES and items * C <= _DP_PRICE_WORK
 
 
 def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.ndarray]:
@@ -447,8 +482,8 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
                     k = np.zeros(lp.T, dtype=np.int64)
                     k[j] = 1
                     bins.append(k)
-        uniq = np.unique(np.array(bins, dtype=np.int64).reshape(-1, lp.T), axis=0)
-        out.append(uniq)
+        distinct = {k.tobytes(): k for k in bins}  # (np.unique(axis=0) sorts: slow)
+        out.append(np.array(list(distinct.values()), dtype=np.int64).reshape(-1, lp.T))
     return out
 
 

@@ -291,7 +291,7 @@ def _dp_values(v, w, C):  # pragma: no cover
     finished cells: the inner loops have no carried dependency and vectorise (3x the
     speed of the capacity-outer recursion). Sizes must be positive."""
     dp = np.zeros(C + 1, dtype=v.dtype)
-    tmp = np.empty(C + 1, dtype=v.dtype)
+    tmp = np.empty(min(C, np.max(w)) + 1, dtype=v.dtype)  # one block at most
     for i in range(v.shape[0]):
         wi = w[i]
         vi = v[i]
