@@ -239,11 +239,12 @@ _POOL_FACTOR = 4
 _POOL_AGE = 10
 _IDLE_REDUCED_COST = 1e-6
 #: Most cells (capacity x types) of an exact pricing table when the capacity is too
-#: large for exact pricing in every round (about 2 s on this project's machines).
-_DP_PRICE_WORK = 6_000_000_000
-#: Grids of the heuristic dynamic program, coarse to fine (sizes rounded up: its
-#: columns are feasible).
-_DP_GRIDS = (2**14, 2**17, 2**20)
+#: large for exact pricing in every round (about 0.2 s on this project's machines;
+#: the raw Google trace, 5.4e9 cells, keeps to branch and bound: its tail would take
+#: hundreds of such tables).
+_DP_PRICE_WORK = 500_000_000
+#: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
+_DP_GRID = 2**14
 
 
 class _Pricer:
@@ -269,7 +270,6 @@ class _Pricer:
         self.rational: tuple[list, list] | None = rational
         self.bounds = bounds
         self.grid: tuple[np.ndarray, int] | None = None
-        self._finer: list[tuple[np.ndarray, int]] = []
         self.grid_exact = False
         self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
         if (W.shape[1] == 2 and integral and bounds is None
@@ -281,12 +281,8 @@ class _Pricer:
                 self.grid = (W[:, 0].astype(np.int64), int(cap[0]))
                 self.grid_exact = True
             else:
-                # sizes rounded up onto ever finer grids: a grid that finds nothing
-                # hands over to the next, the last to the exact program or the search
-                grids = [G for G in _DP_GRIDS if G < cap[0]] or [_DP_GRIDS[0]]
-                self._finer = [(np.maximum(np.ceil(W[:, 0] / cap[0] * G * (1 + 1e-12)
-                                                   ).astype(np.int64), 1), G) for G in grids]
-                self.grid = self._finer.pop(0)
+                g = np.ceil(W[:, 0] / cap[0] * _DP_GRID * (1 + 1e-12)).astype(np.int64)
+                self.grid = (np.maximum(g, 1), _DP_GRID)
             if bounds is not None and not self._bounded_table_fits():
                 self.grid, self.grid_exact = None, False
 
@@ -378,11 +374,6 @@ class _Pricer:
             cands = [k for k in res.improving if float(k @ y) > thr]
             if cands or self.grid_exact:
                 return cands
-            if self._finer:
-                self.grid = self._finer.pop(0)
-                if self.bounds is None or self._bounded_table_fits():
-                    return self._improving(y, thr, max_columns)
-                self._finer, self.grid = [], None
             if self._exact_dp_affordable():
                 # the rounded grid found nothing: decide with the exact table, which
                 # also returns many columns (branch and bound stalls on prices this flat)
