@@ -144,4 +144,5 @@ def fractional_bins(n: int, res: CapacityResult) -> tuple[Number, tuple[Number, 
     ``bin_packing_lp``), with the interval its certified bounds give."""
     lo = n / res.upper if float(res.upper) > 0 else math.inf
     hi = n / res.lower if float(res.lower) > 0 else math.inf
-    return n / res.value, (lo, hi)
+    # the float quotient may sit an ulp outside the exact interval: keep it inside
+    return min(max(n / res.value, float(lo)), float(hi)), (lo, hi)

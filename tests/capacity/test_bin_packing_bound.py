@@ -281,3 +281,10 @@ def test_a_warm_start_from_another_lp_is_refused():
                                  method="column-generation")
     with pytest.raises(ValueError, match="does not fit a server of class 0"):
         solve_configuration_lp(lp, method="column-generation", warm_start=big)
+
+
+def test_z_lp_lies_inside_its_certified_interval():
+    # 3 / t* in floats was 3.0000000000000004 against the exact interval [3, 3]
+    ex = bin_packing_lp([10, 12, 13, 11, 14], 23, unbounded=False).extra
+    lo, hi = ex["z_lp_bounds"]
+    assert lo <= ex["z_lp"] <= hi and ex["z_lp"] == 3.0
