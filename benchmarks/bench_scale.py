@@ -129,7 +129,7 @@ def group_bpp(args: argparse.Namespace) -> list[dict[str, Any]]:
         ex = res.extra
         out.append({"group": "bpp", "case": name, "target_s": 5.0, **tm,
                     "certified": bool(res.certified and ex["unbounded_certified"]),
-                    "n": len(ws), "capacity": C, "distinct": ex["distinct_weights"],
+                    "items": len(ws), "capacity": C, "distinct": ex["distinct_weights"],
                     "z_lp": float(ex["z_lp"]), "z_lp_unbounded": float(ex["z_lp_unbounded"]),
                     "l1": ex["l1"], "l2": ex["l2"], "lp_bins": ex["lp_bins"],
                     "iterations": res.iterations})
@@ -147,7 +147,7 @@ def group_bpp(args: argparse.Namespace) -> list[dict[str, Any]]:
     ok = proc.returncode == 0
     rep = json.loads(proc.stdout) if ok else {}
     out.append({"group": "bpp", "case": "cli_ai_like_601_20000", "target_s": 5.0, **tm,
-                "certified": bool(rep.get("certified")), "n": len(ws), "capacity": 20_000,
+                "certified": bool(rep.get("certified")), "items": len(ws), "capacity": 20_000,
                 "z_lp": rep.get("z_lp"), "returncode": proc.returncode,
                 "stderr": proc.stderr[-500:] if not ok else ""})
     return out
