@@ -2,44 +2,82 @@
 and exact knapsacks, each answer with a certificate.
 
 ``capacity`` imports ``theory``; nothing here imports ``policies``.
+
+The names below are imported from their submodules on first use (PEP 562), so that
+``from capacity import rho_star`` does not load the solvers it does not call (numba,
+scipy, cvxpy).
 """
 
-from capacity._lp_highs import LPSolveError
-from capacity.certificate import CERT_RTOL, Certificate, certify
-from capacity.completion_programs import (
-    COMPLETION_OBJECTIVES,
-    check_schedule,
-    completion_optimum,
-    completion_program,
-)
-from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
-from capacity.flowtime_programs import (
-    MAX_VARIABLES,
-    offline_horizon,
-    p1_optimum,
-    p1_program,
-    p2_optimum,
-    p2_program,
-)
-from capacity.knapsack import KnapsackResult, knapsack_bb, knapsack_dp, max_weight_configuration
-from capacity.programs import (
-    PROGRAM_METHODS,
-    LinearProgram,
-    ProgramBuilder,
-    ProgramError,
-    ProgramResult,
-    solve,
-)
-from capacity.region import CapacityRegion, ServerClass
-from capacity.result import CapacityResult, MixtureTerm
-from capacity.slot_programs import (
-    p3_optimum,
-    p3_program,
-    switching_cost_program,
-    transient_local_program,
-)
-from capacity.supportable_workload import bin_packing_lp, rho_star
-from capacity.volume_knapsack import VolumeKnapsackResult, solve_volume_knapsack
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from theory._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names, for type checkers and readers
+    from capacity._lp_highs import LPSolveError
+    from capacity.certificate import CERT_RTOL, Certificate, certify
+    from capacity.completion_programs import (
+        COMPLETION_OBJECTIVES,
+        check_schedule,
+        completion_optimum,
+        completion_program,
+    )
+    from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
+    from capacity.flowtime_programs import (
+        MAX_VARIABLES,
+        offline_horizon,
+        p1_optimum,
+        p1_program,
+        p2_optimum,
+        p2_program,
+    )
+    from capacity.knapsack import (
+        KnapsackResult,
+        knapsack_bb,
+        knapsack_dp,
+        max_weight_configuration,
+    )
+    from capacity.programs import (
+        PROGRAM_METHODS,
+        LinearProgram,
+        ProgramBuilder,
+        ProgramError,
+        ProgramResult,
+        solve,
+    )
+    from capacity.region import CapacityRegion, ServerClass
+    from capacity.result import CapacityResult, MixtureTerm
+    from capacity.slot_programs import (
+        p3_optimum,
+        p3_program,
+        switching_cost_program,
+        transient_local_program,
+    )
+    from capacity.supportable_workload import bin_packing_lp, rho_star
+    from capacity.volume_knapsack import VolumeKnapsackResult, solve_volume_knapsack
+
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "capacity._lp_highs": ("LPSolveError",),
+    "capacity.certificate": ("CERT_RTOL", "Certificate", "certify"),
+    "capacity.completion_programs": ("COMPLETION_OBJECTIVES", "check_schedule",
+                                     "completion_optimum", "completion_program"),
+    "capacity.configuration_lp": ("METHODS", "ConfigurationLP", "solve_configuration_lp"),
+    "capacity.flowtime_programs": ("MAX_VARIABLES", "offline_horizon", "p1_optimum",
+                                   "p1_program", "p2_optimum", "p2_program"),
+    "capacity.knapsack": ("KnapsackResult", "knapsack_bb", "knapsack_dp",
+                          "max_weight_configuration"),
+    "capacity.programs": ("PROGRAM_METHODS", "LinearProgram", "ProgramBuilder", "ProgramError",
+                          "ProgramResult", "solve"),
+    "capacity.region": ("CapacityRegion", "ServerClass"),
+    "capacity.result": ("CapacityResult", "MixtureTerm"),
+    "capacity.slot_programs": ("p3_optimum", "p3_program", "switching_cost_program",
+                               "transient_local_program"),
+    "capacity.supportable_workload": ("bin_packing_lp", "rho_star"),
+    "capacity.volume_knapsack": ("VolumeKnapsackResult", "solve_volume_knapsack"),
+}
+
+_names, __getattr__, __dir__ = lazy_exports("capacity", _EXPORTS, globals())
 
 __all__ = [
     "CERT_RTOL", "METHODS", "CapacityRegion", "CapacityResult", "Certificate",

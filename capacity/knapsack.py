@@ -22,8 +22,8 @@ from fractions import Fraction
 from typing import cast
 
 import numpy as np
-from numba import njit
 
+from capacity._jit import njit  # numba is imported on the first kernel call
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
@@ -197,6 +197,10 @@ def _checked(values: object, sizes: object, capacity: object
     return v, W, cap
 
 
+#: Dynamic programs of at most this many cells (items x capacity) run their kernels'
+#: Python code (``py_func``): faster than importing numba and loading the kernels.
+SMALL_DP_CELLS = 20_000
+
 #: Largest integer capacity the one-resource dynamic programs accept.
 DP_MAX_CAPACITY = 50_000_000
 
@@ -358,8 +362,11 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                          "knapsack unbounded")
     vk = np.ascontiguousarray(v[keep])
     wk = np.ascontiguousarray(w[keep].astype(np.int64))
-    dp = _dp_values(vk, wk, C)
-    best = _dp_trace(dp, vk, wk, C)
+    small = C * keep.size <= SMALL_DP_CELLS
+    dp_values = _dp_values.py_func if small else _dp_values
+    dp_trace = _dp_trace.py_func if small else _dp_trace
+    dp = dp_values(vk, wk, C)
+    best = dp_trace(dp, vk, wk, C)
     k = np.zeros(T, dtype=np.int64)
     k[keep] = best
     improving: list[np.ndarray] = []
@@ -370,7 +377,7 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
         for i in order:
             if vals[i] <= per_type_threshold or len(improving) >= max_columns:
                 break
-            kk = _dp_trace(dp, vk, wk, C - wk[i])
+            kk = dp_trace(dp, vk, wk, C - wk[i])
             kk[i] += 1
             key = kk.tobytes()
             if key in seen:
@@ -479,14 +486,17 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
                          f"exceed the {DP01_TABLE_BYTES // 2**20} MiB choice table")
     take = (np.empty((len(it), C + 1), dtype=np.uint8) if keep_choices
             else np.empty((0, 0), dtype=np.uint8))
-    dp = _dp01_table(pv, pw, C, take)
+    small = len(it) * C <= SMALL_DP_CELLS
+    dp01_table = _dp01_table.py_func if small else _dp01_table
+    dp01_trace = _dp01_trace.py_func if small else _dp01_trace
+    dp = dp01_table(pv, pw, C, take)
     val = dp[C] + base_val
     k = base.copy()
     improving: list[np.ndarray] = []
     if keep_choices:
         c = C
         while len(improving) < max(1, max_columns) and c >= 0 and (dp[c] > 0 or not improving):
-            sel = _dp01_trace(take, pw, c)
+            sel = dp01_trace(take, pw, c)
             kk = base.copy()
             np.add.at(kk, it[sel], mu[sel])
             if not improving:

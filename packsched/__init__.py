@@ -13,13 +13,7 @@ The code lives in ``theory`` (model, distributions, bounds), ``capacity`` (solve
 from __future__ import annotations
 
 import importlib
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
-
-try:
-    __version__ = version("packsched")
-except PackageNotFoundError:  # pragma: no cover - running from a source tree
-    __version__ = "0.0.0+unknown"
 
 #: public name -> module it comes from
 _EXPORTS = {
@@ -36,7 +30,21 @@ _EXPORTS = {
 __all__ = ["__version__", *_EXPORTS]
 
 
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("packsched")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+unknown"
+
+
 def __getattr__(name: str) -> Any:
+    # ``__version__`` is read from the installed metadata on first use (importing
+    # importlib.metadata costs more than the whole CLI parser)
+    if name == "__version__":
+        value = globals()["__version__"] = _version()
+        return value
     if name in _EXPORTS:
         return getattr(importlib.import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module 'packsched' has no attribute {name!r}")

@@ -10,74 +10,111 @@ Families: :mod:`policies.slotted` (PG21 slotted single-resource model),
 :mod:`policies.preemptive` (XLL21 slotted preemptive scheduling of finite job sets),
 :mod:`policies.continuous` (PG18 continuous-time multi-resource model with job types,
 :class:`JobTypes` and :func:`poisson_type_workload`).
+
+The names are imported from their submodules on first use (PEP 562): ``import policies``
+costs nothing until a name is used, and each family loads only its own code.
 """
 
-from policies.cluster import Cluster
-from policies.continuous import (
-    RMS,
-    BestFit,
-    ContinuousPolicy,
-    ContinuousResult,
-    MaxWeightServers,
-    simulate_continuous,
-)
-from policies.critical_load import CriticalLoad, critical_load, reference_rho_star
-from policies.invariants import InvariantReport, check_continuous_run, check_slotted_run
-from policies.job_types import (
-    JobTypes,
-    ServiceTime,
-    mean_maximal_point,
-    poisson_type_workload,
-    rates_for_intensity,
-)
-from policies.metrics import SimulationResult
-from policies.nonpreemptive import (
-    MRIS,
-    BFExec,
-    CollectAllPQ,
-    NonPreemptivePolicy,
-    NonPreemptiveResult,
-    PriorityQueue,
-    Tetris,
-    run_nonpreemptive,
-)
-from policies.registry import (
-    POLICIES,
-    available_policies,
-    make_policy,
-    policies_of,
-    slotted_parameters,
-)
-from policies.seeding import spawn_seeds
-from policies.slotted import (
-    BFJ,
-    BFJS,
-    BFS,
-    FIFOFF,
-    VQS,
-    VQSBF,
-    BuiltinPolicy,
-    PartitionMaxWeight,
-    SlotState,
-    SlottedPolicy,
-    simulate,
-)
-from policies.stability import StabilityVerdict, judge_stability
-from policies.sweep import sweep
-from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
-from policies.workload import (
-    BernoulliArrivals,
-    DeterministicService,
-    EmpiricalService,
-    GeometricService,
-    PoissonArrivals,
-    Workload,
-    arrival_rate_for,
-    google2011_workload,
-    pg21_workload,
-    slotted_workload,
-    trace_workload,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from theory._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names, for type checkers and readers
+    from policies.cluster import Cluster
+    from policies.continuous import (
+        RMS,
+        BestFit,
+        ContinuousPolicy,
+        ContinuousResult,
+        MaxWeightServers,
+        simulate_continuous,
+    )
+    from policies.critical_load import CriticalLoad, critical_load, reference_rho_star
+    from policies.invariants import InvariantReport, check_continuous_run, check_slotted_run
+    from policies.job_types import (
+        JobTypes,
+        ServiceTime,
+        mean_maximal_point,
+        poisson_type_workload,
+        rates_for_intensity,
+    )
+    from policies.metrics import SimulationResult
+    from policies.nonpreemptive import (
+        MRIS,
+        BFExec,
+        CollectAllPQ,
+        NonPreemptivePolicy,
+        NonPreemptiveResult,
+        PriorityQueue,
+        Tetris,
+        run_nonpreemptive,
+    )
+    from policies.registry import (
+        POLICIES,
+        available_policies,
+        make_policy,
+        policies_of,
+        slotted_parameters,
+    )
+    from policies.seeding import spawn_seeds
+    from policies.slotted import (
+        BFJ,
+        BFJS,
+        BFS,
+        FIFOFF,
+        VQS,
+        VQSBF,
+        BuiltinPolicy,
+        PartitionMaxWeight,
+        SlotState,
+        SlottedPolicy,
+        simulate,
+    )
+    from policies.stability import StabilityVerdict, judge_stability
+    from policies.sweep import sweep
+    from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
+    from policies.workload import (
+        BernoulliArrivals,
+        DeterministicService,
+        EmpiricalService,
+        GeometricService,
+        PoissonArrivals,
+        Workload,
+        arrival_rate_for,
+        google2011_workload,
+        pg21_workload,
+        slotted_workload,
+        trace_workload,
+    )
+
+_EXPORTS: dict[str, tuple[str, ...]] = {
+    "policies.cluster": ("Cluster",),
+    "policies.continuous": ("RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
+        "MaxWeightServers", "simulate_continuous"),
+    "policies.critical_load": ("CriticalLoad", "critical_load", "reference_rho_star"),
+    "policies.invariants": ("InvariantReport", "check_continuous_run", "check_slotted_run"),
+    "policies.job_types": ("JobTypes", "ServiceTime", "mean_maximal_point",
+        "poisson_type_workload", "rates_for_intensity"),
+    "policies.metrics": ("SimulationResult",),
+    "policies.nonpreemptive": ("MRIS", "BFExec", "CollectAllPQ", "NonPreemptivePolicy",
+        "NonPreemptiveResult", "PriorityQueue", "Tetris", "run_nonpreemptive"),
+    "policies.registry": ("POLICIES", "available_policies", "make_policy", "policies_of",
+        "slotted_parameters"),
+    "policies.seeding": ("spawn_seeds",),
+    "policies.slotted": ("BFJ", "BFJS", "BFS", "FIFOFF", "VQS", "VQSBF", "BuiltinPolicy",
+        "PartitionMaxWeight", "SlotState", "SlottedPolicy", "simulate"),
+    "policies.stability": ("StabilityVerdict", "judge_stability"),
+    "policies.sweep": ("sweep",),
+    "policies.trace_types": ("google2011_typed_workload", "trace_offered_load",
+        "type_exponents"),
+    "policies.workload": ("BernoulliArrivals", "DeterministicService", "EmpiricalService",
+        "GeometricService", "PoissonArrivals", "Workload", "arrival_rate_for",
+        "google2011_workload", "pg21_workload", "slotted_workload", "trace_workload"),
+}
+
+_names, __getattr__, __dir__ = lazy_exports("policies", _EXPORTS, globals())
 
 __all__ = [
     "Cluster", "InvariantReport", "check_slotted_run", "SimulationResult", "spawn_seeds",

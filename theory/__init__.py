@@ -2,27 +2,59 @@
 
 Pure and small; exact (``fractions.Fraction``) wherever the inputs are rational.
 ``theory`` never imports ``capacity`` or ``policies``.
+
+Every public name of the submodules below is available here (``from theory import
+Discrete``). They are imported on first use (PEP 562), so that ``import theory`` does
+not load what a caller does not need (scipy, the packaged traces).
 """
 
-from theory.bounds import *  # noqa: F401,F403
-from theory.bounds import __all__ as _b
-from theory.budgets import *  # noqa: F401,F403
-from theory.budgets import __all__ as _bu
-from theory.configurations import *  # noqa: F401,F403
-from theory.configurations import __all__ as _c
-from theory.distributions import *  # noqa: F401,F403
-from theory.distributions import __all__ as _d
-from theory.job_files import *  # noqa: F401,F403
-from theory.job_files import __all__ as _jf
-from theory.job_sets import *  # noqa: F401,F403
-from theory.job_sets import __all__ as _js
-from theory.nonpreemptive_bounds import *  # noqa: F401,F403
-from theory.nonpreemptive_bounds import __all__ as _nb
-from theory.numbers import *  # noqa: F401,F403
-from theory.numbers import __all__ as _n
-from theory.partitions import *  # noqa: F401,F403
-from theory.partitions import __all__ as _p
-from theory.traces import *  # noqa: F401,F403
-from theory.traces import __all__ as _t
+from __future__ import annotations
 
-__all__ = [*_b, *_bu, *_c, *_d, *_jf, *_js, *_nb, *_n, *_p, *_t]
+from typing import TYPE_CHECKING
+
+from theory._lazy import lazy_exports
+
+if TYPE_CHECKING:  # the names, for type checkers and readers
+    from theory.bounds import *  # noqa: F401,F403
+    from theory.budgets import *  # noqa: F401,F403
+    from theory.configurations import *  # noqa: F401,F403
+    from theory.distributions import *  # noqa: F401,F403
+    from theory.job_files import *  # noqa: F401,F403
+    from theory.job_sets import *  # noqa: F401,F403
+    from theory.nonpreemptive_bounds import *  # noqa: F401,F403
+    from theory.numbers import *  # noqa: F401,F403
+    from theory.partitions import *  # noqa: F401,F403
+    from theory.traces import *  # noqa: F401,F403
+
+#: submodule -> the public names (its ``__all__``) re-exported here; a test checks that
+#: this table matches the submodules
+_SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
+    "bounds": ("mean_size_bound", "fixed_configuration_workload", "bfjs_guarantee",
+        "vqs_fraction", "choose_J", "universal_scheduled_size", "lemma1_N1",
+        "theorem2_constants", "lower_from_upper_quantile", "quantile_bracket_gap",
+        "prop2_rho_star", "prop2_upper_rounded_limit"),
+    "budgets": ("BudgetExceeded", "MEMORY_BUDGET", "MAX_CONFIGURATIONS", "MAX_LP_TYPES",
+        "check_budget", "format_bytes"),
+    "configurations": ("as_size_matrix", "as_capacity", "is_feasible", "iter_configurations",
+        "feasible_configurations", "maximal_configurations", "MAX_J", "ReducedSet",
+        "reduced_configurations"),
+    "distributions": ("SizeDistribution", "Discrete", "Uniform", "Continuous", "Mixture",
+        "empirical", "beta", "from_spec", "as_rng"),
+    "job_files": ("JOB_COLUMNS", "CLUSTER_COLUMNS", "read_jobs", "write_jobs", "read_cluster",
+        "write_cluster", "read_instance"),
+    "job_sets": ("JobSet", "Machines", "require_integers", "check_fits"),
+    "nonpreemptive_bounds": ("MakespanLowerBound", "PQMakespanBound",
+        "check_identical_machines", "job_volumes", "makespan_lower_bound", "normalised_demand",
+        "pq_makespan_bound", "weighted_completion_lower_bound"),
+    "numbers": ("FEASIBILITY_RTOL", "FLOAT_MAX", "FLOAT_TINY", "MAX_EXACT_INT",
+        "MAX_TEXT_LENGTH", "Number", "to_number", "written", "to_numbers", "to_float_checked",
+        "as_list", "all_exact", "fits", "common_denominator", "as_float", "positive_int",
+        "server_count"),
+    "partitions": ("Cell", "Partition", "partition_from_cuts", "universal_partition",
+        "quantile_partition", "type_probabilities", "grid_partition"),
+    "traces": ("GOOGLE2011_COLUMNS", "TEXT_MEMORY_FACTOR", "load_google2011",
+        "google2011_sizes", "trace_distribution", "read_size_file", "read_text_file"),
+}
+
+__all__, __getattr__, __dir__ = lazy_exports(
+    "theory", {f"theory.{mod}": names for mod, names in _SUBMODULE_NAMES.items()}, globals())

@@ -26,7 +26,6 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from scipy import integrate, optimize, stats
 
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers, written
@@ -539,6 +538,8 @@ class Continuous(SizeDistribution):
 
     def mean(self) -> float:
         # E[R] = lo + int_lo^hi (1 - F(x)) dx
+        from scipy import integrate  # imported on use: scipy costs ~1 s to import
+
         val, _err = integrate.quad(lambda x: 1.0 - self._cdf(x), self._lo, self._hi, limit=200)
         return self._lo + val
 
@@ -562,6 +563,8 @@ class Continuous(SizeDistribution):
             return self._lo
         if u >= 1:
             return self._hi
+        from scipy import optimize
+
         return float(optimize.brentq(lambda x: self.cdf(x) - u, self._lo, self._hi, xtol=1e-15))
 
     def support(self) -> tuple[float, float]:
@@ -639,6 +642,8 @@ def beta(a: float, b: float, lo: float = 0.0, hi: float = 1.0) -> Continuous:
     lof, hif = to_float_checked(lo, "beta lower end"), to_float_checked(hi, "beta upper end")
     if not 0 <= lof < hif:
         raise ValueError(f"beta support must satisfy 0 <= lo < hi, got lo={lo!r}, hi={hi!r}")
+    from scipy import stats
+
     frozen = stats.beta(af, bf, loc=lof, scale=hif - lof)
 
     def quiet(f: Callable[[Any], Any]) -> Callable[[Any], Any]:

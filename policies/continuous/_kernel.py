@@ -18,6 +18,7 @@ most recent one).
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 from numba import njit
@@ -32,6 +33,10 @@ ROUTE_CENTRAL, ROUTE_JSQ, ROUTE_PO2 = 0, 1, 2
 ORDER_TYPE, ORDER_ARRIVAL, ORDER_LARGEST = 0, 1, 2
 #: kernel status codes
 OK, OUT_OF_SLOTS = 0, 1
+
+# Integer counters start as int64 values, not Python constants: numba compiles a helper
+# once more for every literal argument (``_release(..., 0, ...)`` then with an int64).
+_ZERO = cast(int, np.int64(0))
 
 _rms_weight = njit(cache=True)(formulas.rms_weight)
 _service_draw = njit(cache=True)(formulas.service_draw)
@@ -126,10 +131,13 @@ def _release(rec, t, srv, j, dummy, sizes, load, total_load, count, on_server, l
         for r in range(sizes.shape[1]):
             dummy_load[r] -= sizes[j, r]
         if dummy_total == 0:
-            dummy_load[:] = 0.0
+            for r in range(dummy_load.shape[0]):
+                dummy_load[r] = 0.0
         if n_log == dlog.shape[0]:
             grown = np.zeros((2 * n_log, 4))
-            grown[:n_log] = dlog
+            for q in range(n_log):  # a loop, not a slice copy: no shape check to compile
+                for c in range(4):
+                    grown[q, c] = dlog[q, c]
             dlog = grown
         dlog[n_log, 0] = r_dstart[rec]
         dlog[n_log, 1] = t
@@ -142,7 +150,8 @@ def _release(rec, t, srv, j, dummy, sizes, load, total_load, count, on_server, l
     count[srv, j] -= 1
     on_server[srv] -= 1
     if on_server[srv] == 0:
-        load[srv, :] = 0.0
+        for r in range(load.shape[1]):
+            load[srv, r] = 0.0
     live[rec] = False
     free[n_free] = rec
     return n_free + 1, dummy_total, dlog, n_log
@@ -161,7 +170,7 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
     count = np.zeros((L, J), np.int64)
     on_server = np.zeros(L, np.int64)
     dummies = np.zeros((L, J), np.int64)
-    dummy_total = 0
+    dummy_total = _ZERO
     dummy_load = np.zeros(n_res)
     total_load = np.zeros(n_res)
     Q = np.zeros((rows, J), np.int64)
@@ -187,12 +196,12 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
     n_free = slots
     heap = np.zeros(slots, np.int64)
     pos = np.full(slots, -1, np.int64)
-    heap_size = 0
+    heap_size = _ZERO
     seq = 0
     d_top = np.full((rows, J), -1, np.int64)
     d_count = np.zeros((rows, J), np.int64)
     dlog = np.zeros((1024, 4))
-    n_log = 0
+    n_log = _ZERO
     # metrics
     dt = T / samples
     q_samples = np.zeros((samples, J), np.int64)
@@ -232,7 +241,8 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
                 acc_dummy[r] += dummy_load[r] * span
                 acc_busy[r] += (total_load[r] - dummy_load[r]) * span
         while k < samples and k * dt < te:
-            q_samples[k, :] = queue_total
+            for j in range(J):
+                q_samples[k, j] = queue_total[j]
             k += 1
         t = te
         prev = te
@@ -403,8 +413,10 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             j = p_type
             srv = r_server[rec]
             heap_size = _heap_remove(heap, pos, heap_size, rec, r_time, r_seq)
+            # (r_job[rec] < 0 holds: d_top lists dummies; not the constant True, which
+            # numba would compile as a second, literal specialisation of _release)
             n_free, dummy_total, dlog, n_log = _release(
-                rec, t, srv, j, True, sizes, load, total_load, count, on_server, live,
+                rec, t, srv, j, r_job[rec] < 0, sizes, load, total_load, count, on_server, live,
                 free, n_free, r_row, r_dstart, d_prev, d_next, d_top, d_count, dummies,
                 dummy_load, dummy_total, dlog, n_log)
             mode = 2
@@ -503,7 +515,8 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             acc_dummy[r] += dummy_load[r] * span
             acc_busy[r] += (total_load[r] - dummy_load[r]) * span
     while k < samples and k * dt < T:
-        q_samples[k, :] = queue_total
+        for j in range(J):
+            q_samples[k, j] = queue_total[j]
         k += 1
     # dummies still in service at T, in placement order
     n_open = 0
@@ -521,6 +534,5 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             open_log[m, 2] = r_server[rec]
             open_log[m, 3] = r_type[rec]
             m += 1
-    open_log = open_log[np.argsort(open_seq)]
     return (status, start, server_of, finish, q_samples, acc_q, acc_dummy, acc_busy, ticks,
-            dummy_placements, served, events, dlog[:n_log].copy(), open_log)
+            dummy_placements, served, events, dlog[:n_log].copy(), open_log, open_seq)

@@ -57,6 +57,16 @@ def _slots(types: JobTypes, cluster: Cluster) -> int:
     return int(most[np.ravel(which)].sum()) + cluster.servers + 1
 
 
+#: the Python type of each policy argument of the kernel (kind, cum_rates, total_rate,
+#: f_code, b, floor, fixed_weights, has_fixed, sampling, adaptive, replace_dummies,
+#: routing, bf_order): one compiled specialisation whatever types the policy holds
+_ARG_TYPES = (int, None, float, int, float, float, None, bool, int, bool, bool, int, int)
+
+
+def _typed(args: tuple) -> tuple:
+    return tuple(a if t is None else t(a) for t, a in zip(_ARG_TYPES, args, strict=True))
+
+
 def simulate_compiled(
     policy: ContinuousPolicy,
     workload: Workload,
@@ -103,10 +113,12 @@ def simulate_compiled(
                 _ORDER[policy.order])  # type: ignore[attr-defined]
     capacity = np.ascontiguousarray(cluster.capacity, dtype=np.float64)
     (status, start, server, finish, q_samples, acc_q, acc_dummy, acc_busy, ticks,
-     dummy_placements, served, events, dlog, open_log) = K.run_kernel(
+     dummy_placements, served, events, dlog, open_log, open_seq) = K.run_kernel(*(
         np.ascontiguousarray(types.sizes, dtype=np.float64), capacity,
         capacity * (1.0 + FEASIBILITY_RTOL), arrival, jt, service, code, mean, par,
-        T, w0, samples, rows, *args, _slots(types, cluster), rng)
+        float(T), float(w0), int(samples), int(rows), *_typed(args),
+        int(_slots(types, cluster)), rng))
+    open_log = open_log[np.argsort(open_seq, kind="stable")]  # placement order
     if status == K.OUT_OF_SLOTS:
         raise RuntimeError("compiled engine: more jobs in service than the servers can "
                            "hold (an internal error; run with engine='python')")

@@ -19,6 +19,8 @@ profiles of :mod:`policies.nonpreemptive._timeline` (MRIS, CA-PQ).
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 from numba import njit
 
@@ -74,6 +76,11 @@ def _fits(usage, demand, cap_tol, i, j):
 
 
 PQ, TETRIS, BF_EXEC = 0, 1, 2
+
+# Integer arguments as int64 values, not Python constants: numba compiles a helper once
+# more for every literal argument (``f(i, 0)`` and ``f(i, pos)`` are two specialisations).
+_ZERO = cast(int, np.int64(0))
+_NONE = cast(int, np.int64(-1))
 
 
 @njit(cache=True)
@@ -154,7 +161,7 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
     end = np.zeros(N)
     heap_t = np.zeros(N)
     heap_m = np.zeros(N, np.int64)
-    hs = 0
+    hs = _ZERO
     size = 1
     while size < N:
         size *= 2
@@ -189,7 +196,8 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
             n_wait += 1
             nxt += 1
         any_freed = False
-        freed[:] = False
+        for fm in range(M):
+            freed[fm] = False
         while hs > 0 and heap_t[0] <= t:
             i = heap_m[0]
             hs = _pop(heap_t, heap_m, hs)
@@ -216,12 +224,12 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
         # job released now may fit any
         if kind != BF_EXEC:
             for i in range(M):
-                may[i] = (freed[i] or n_new > 0) and _next_fit(i, 0, size, dmin, usage,
+                may[i] = (freed[i] or n_new > 0) and _next_fit(i, _ZERO, size, dmin, usage,
                                                               cap_tol, stack) >= 0
         if kind == BF_EXEC:
             for q in range(n_new):
                 j = new[q]
-                best = -1
+                best = _NONE
                 best_norm = np.inf
                 for i in range(M):
                     if _fits(usage, demand, cap_tol, i, j):
@@ -246,7 +254,7 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
                     continue
             elif not may[i]:
                 continue
-            pos = 0
+            pos = _ZERO
             while n_wait > 0:
                 if kind == TETRIS:
                     # the best score among every job that fits: ranks run through the
@@ -255,9 +263,9 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
                     vm = vmax[1]
                     for r in range(R):
                         free[r] = capacity[i, r] - usage[i, r]
-                    best = -1
+                    best = _NONE
                     best_score = -np.inf
-                    v = _next_fit(i, 0, size, dmin, usage, cap_tol, stack)
+                    v = _next_fit(i, _ZERO, size, dmin, usage, cap_tol, stack)
                     while v >= 0:
                         j = job_at[v]
                         a = 0.0
@@ -294,7 +302,9 @@ def _room_for(running, n_run, i):
     if n_run[i] < running.shape[1]:
         return running
     grown = np.zeros((running.shape[0], 2 * running.shape[1]), np.int64)
-    grown[:, :running.shape[1]] = running
+    for a in range(running.shape[0]):  # a loop, not a slice copy: no shape check to compile
+        for b in range(running.shape[1]):
+            grown[a, b] = running[a, b]
     return grown
 
 
@@ -429,7 +439,7 @@ def list_schedule_kernel(order, t0, processing, demand, cap_tol, start, machine,
             if not changed[i]:
                 continue
             value_at(root[i], t, key, val, lz, left, right, acc, u)
-            pos = 0
+            pos = _ZERO
             while pending > 0:
                 q = _first_fit(i, t, pos, size, pmin, dmin, u, nb[i], last_start[i] > t,
                                root, cap_tol, key, val, mx, lz, left, right, acc, acc2, w,

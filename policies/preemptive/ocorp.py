@@ -23,7 +23,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from capacity.knapsack import knapsack_01
 from policies.preemptive.engine import Allocation, PreemptivePolicy, SlotView
 from policies.preemptive.placement import fill_in_order, place
 from theory.fractional_flowtime import dual_step, gamma_horizon, long_term_target
@@ -169,6 +168,8 @@ class OCORPM(_Dual):
                 if np.isinf(view.machine_memory[i]):
                     chosen = cand
                 else:
+                    from capacity.knapsack import knapsack_01  # numba: on use
+
                     chosen = cand[knapsack_01(vals, view.memory[cand],
                                               int(view.machine_memory[i]))]
                 z_new[chosen, i] = 1

@@ -35,26 +35,45 @@ in the previous slot, and servers some newly arrived job fits. After a server is
 processed no queued job fits it, and until its next departure its residual does not
 grow, so only new arrivals can enter it: the result is identical to the literal
 all-servers loop, in the same server order.
+
+Compilation (issue 13): every policy has its own loop (``run_bfjs``, ``run_vqs``, ...;
+:func:`loop_of`) over the shared helpers, so a run compiles, or loads from numba's
+cache, only its policy's code; the state of a run is one struct reference (``STATE``,
+a numba ``StructRef``) rather than a named tuple of ~60 arrays passed by value, which
+made every helper cost about a second to compile and slowed the calls; integer
+arguments are int64 values, never Python literals (each literal is one more
+specialisation). :func:`run` keeps the single entry point the engine calls.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
+from typing import Any, cast
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.experimental import structref
 
-BFJ, BFS, BFJS, VQS, VQSBF, FIFOFF, FIFOFF_SKIP, MAXWEIGHT = range(8)
-
-#: Option bits OR-ed into the policy code of VQS / VQS-BF (``code & POLICY_MASK`` is the
-#: policy). ``VQ_ROUND_SMALL``: jobs of size <= cap / 2^J occupy cap / 2^J while in
-#: service (PG21 Sec. V-A; 2J = ntypes, servers identical). ``VQ_HOL_SKIP``: VQS step
-#: (ii) passes over a VQ_j job that does not fit and tries the next one (PG21 V-B).
-VQ_ROUND_SMALL = 1 << 8
-VQ_HOL_SKIP = 1 << 9
-POLICY_MASK = (1 << 8) - 1
+from policies.slotted.codes import (  # noqa: F401 - re-exported
+    BFJ,
+    BFJS,
+    BFS,
+    FIFOFF,
+    FIFOFF_SKIP,
+    MAXWEIGHT,
+    POLICY_MASK,
+    VQ_HOL_SKIP,
+    VQ_ROUND_SMALL,
+    VQS,
+    VQSBF,
+)
 
 NOT_ARRIVED, QUEUED, STARTED = 0, 1, 2
+
+# Integer arguments as int64 values, not Python constants: numba compiles a helper once
+# more for every literal argument (``f(S, 0)`` and ``f(S, i)`` are two specialisations).
+_ZERO = cast(int, np.int64(0))
+_ONE = cast(int, np.int64(1))
+_NO_LIMIT = cast(int, np.int64(1 << 62))
 
 
 # -- trees -----------------------------------------------------------------------------
@@ -165,41 +184,95 @@ def _leftmost_leq(tree, P, x):
     return node - P
 
 
+
 # -- the state -------------------------------------------------------------------------
 
-#: Every array of the simulation, passed around as one (numba-typed) named tuple.
-State = namedtuple(
-    "State",
-    [
-        # inputs
-        "size", "duration", "cap", "eps", "rank", "rank_vals", "jtype", "T",
-        "cfg_k", "cfg_main", "cfg_k1", "track_jobs", "stall", "track_sorted",
-        # real sizes (``size`` is the packing size) and VQS step (ii) skipping
-        "rsize", "hol_skip", "vtree", "PV", "opos",
-        # queue
-        "state", "rtree", "PR", "rhead", "rtail", "rnext", "jtree", "PN",
-        "order", "tstart", "thead", "qcnt", "tlo", "thi", "qacc",
-        # servers
-        "load", "load_other", "rload", "njobs", "tcount", "cfg", "stalled",
-        "srt", "spos", "sres", "mtree", "PL",
-        # calendar
-        "dhead", "dnext",
-        # outputs
-        "start", "server", "acc_from", "half", "half_slots", "area",
-    ],
-)
+
+@structref.register
+class _StateType(types.StructRef):
+    """The numba type of the simulation state: one reference to a struct of every array
+    and scalar of a run. (A named tuple of ~60 fields, passed by value to every helper,
+    made each helper cost about a second of compilation; a struct reference is one
+    pointer.)"""
 
 
-@njit(cache=True, inline="always")
+class _State(structref.StructRefProxy):
+    """A run's state as Python sees it (only passed from :func:`_make_state` to a loop)."""
+
+
+structref.define_boxing(_StateType, _State)
+
+_F1 = types.float64[::1]
+_I1 = types.int64[::1]
+_B1 = types.boolean[::1]
+
+#: Every array and scalar of the simulation (fixed types: the engine passes fresh
+#: C-contiguous writable arrays).
+STATE = _StateType([
+    # inputs
+    ("size", _F1), ("duration", _I1), ("cap", _F1), ("eps", types.float64),
+    ("rank", _I1), ("rank_vals", _F1), ("jtype", _I1), ("T", types.int64),
+    ("cfg_k", types.int64[:, ::1]), ("cfg_main", _I1), ("cfg_k1", _B1),
+    ("track_jobs", types.boolean), ("stall", types.float64), ("track_sorted", types.boolean),
+    # real sizes (``size`` is the packing size) and VQS step (ii) skipping
+    ("rsize", _F1), ("hol_skip", types.boolean), ("vtree", _F1), ("PV", types.int64),
+    ("opos", _I1),
+    # queue
+    ("state", types.int8[::1]), ("rtree", _I1), ("PR", types.int64), ("rhead", _I1),
+    ("rtail", _I1), ("rnext", _I1), ("jtree", _F1), ("PN", types.int64),
+    ("order", _I1), ("tstart", _I1), ("thead", _I1), ("qcnt", _I1), ("tlo", _I1),
+    ("thi", _I1), ("qacc", _F1),
+    # servers
+    ("load", _F1), ("load_other", _F1), ("rload", _F1), ("njobs", _I1),
+    ("tcount", types.int64[:, ::1]), ("cfg", _I1), ("stalled", _B1),
+    ("srt", _I1), ("spos", _I1), ("sres", _F1), ("mtree", _F1), ("PL", types.int64),
+    # calendar
+    ("dhead", _I1), ("dnext", _I1),
+    # the slot loop: next arrival, departed servers of the last slot, busy resource
+    ("nxt", types.int64), ("depbuf", _I1), ("dflag", _B1), ("dlist", _I1),
+    ("nd", types.int64), ("busy", _F1), ("dirty", types.boolean), ("ghead", types.int64),
+    # outputs
+    ("start", _I1), ("server", _I1), ("acc_from", _I1), ("half", _F1),
+    ("half_slots", _I1), ("area", _F1),
+])
+
+
+@njit(cache=True)
 def _sort_prefix(a, m):
-    """Sort a[:m] in place (insertion sort: m is the handful of events of one slot)."""
-    for i in range(1, m):
+    """Sort the integers a[:m] in place: insertion sort for the handful of events of
+    one slot, heapsort above 32 (integers: any correct sort gives the same order)."""
+    if m <= 32:
+        for i in range(1, m):
+            v = a[i]
+            k = i - 1
+            while k >= 0 and a[k] > v:
+                a[k + 1] = a[k]
+                k -= 1
+            a[k + 1] = v
+        return
+    for s in range(m // 2 - 1, -1, -1):
+        _sift_down(a, s, m)
+    for e in range(m - 1, 0, -1):
+        v = a[0]
+        a[0] = a[e]
+        a[e] = v
+        _sift_down(a, _ZERO, e)
+
+
+@njit(cache=True)
+def _sift_down(a, i, m):
+    while True:
+        c = 2 * i + 1
+        if c >= m:
+            return
+        if c + 1 < m and a[c + 1] > a[c]:
+            c += 1
+        if a[c] <= a[i]:
+            return
         v = a[i]
-        k = i - 1
-        while k >= 0 and a[k] > v:
-            a[k + 1] = a[k]
-            k -= 1
-        a[k + 1] = v
+        a[i] = a[c]
+        a[c] = v
+        i = c
 
 
 @njit(cache=True)
@@ -225,16 +298,22 @@ def _packing_sizes(size, rank, rank_vals, floor):
     for j in range(n):
         prank[j] = remap[rank[j]]
         psize[j] = vals[prank[j]]
-    return psize, prank, vals[: m + 1].copy()
+    out = np.empty(m + 1)
+    for r in range(m + 1):
+        out[r] = vals[r]
+    return psize, prank, out
 
 
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-                cfg_main, cfg_k1, track_jobs, stall, track_sorted, out_start, out_server, out_half,
-                out_area, round_small, hol_skip):
+                cfg_main, cfg_k1, track_jobs, stall, order, srt, track_sorted, out_start,
+                out_server, out_half, out_area, round_small, hol_skip):
+    """The state of a run; ``order`` (jobs by type, stable) and ``srt`` (servers by
+    capacity, stable) are sorted by the caller."""
     n = arrival.shape[0]
     L = cap.shape[0]
-    rsize = size
+    S: Any = structref.new(STATE)  # type: ignore[call-arg]
+    S.rsize = size
     if round_small and L > 0:
         # PG21 V-A: sizes in (0, cap/2^J] count as cap/2^J (identical servers, 2J types)
         size, rank, rank_vals = _packing_sizes(size, rank, rank_vals,
@@ -242,14 +321,12 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     R = rank_vals.shape[0]
     PR = _pow2(max(R, 1))
     PN = _pow2(max(n, 1)) if track_jobs else 1
-    order = np.argsort(jtype, kind="mergesort").astype(np.int64)
     tstart = np.zeros(ntypes + 1, np.int64)
     for j in range(n):
         tstart[jtype[j] + 1] += 1
     for k in range(ntypes):
         tstart[k + 1] += tstart[k]
     PV = _pow2(max(n, 1)) if hol_skip else 1
-    vtree = np.full(2 * PV, np.inf)
     opos = np.empty(n if hol_skip else 0, np.int64)
     if hol_skip:
         for p in range(n):
@@ -264,29 +341,79 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     mtree = np.full(2 * PL, -np.inf)
     for l in range(L):
         _max_set(mtree, PL, l, cap[l])
-    srt = np.argsort(cap, kind="mergesort").astype(np.int64)  # by (residual, index)
     sres = np.empty(L)
     spos = np.empty(L, np.int64)
     for p in range(L):
         sres[p] = cap[srt[p]]
         spos[srt[p]] = p
-    return State(
-        size, duration, cap, eps, rank, rank_vals, jtype, T, cfg_k, cfg_main, cfg_k1,
-        track_jobs, stall, track_sorted, rsize, hol_skip, vtree, PV, opos,
-        np.zeros(n, np.int8), np.zeros(2 * PR, np.int64), PR,
-        np.full(max(R, 1), -1, np.int64), np.full(max(R, 1), -1, np.int64),
-        np.full(n, -1, np.int64), np.full(2 * PN, np.inf), PN,
-        order, tstart, tstart[:-1].copy(), np.zeros(ntypes, np.int64), tlo, thi,
-        np.zeros(2),
-        np.zeros(L), np.zeros(L), np.zeros(L), np.zeros(L, np.int64),
-        np.zeros((L, ntypes), np.int64),
-        np.full(L, -1, np.int64), np.zeros(L, np.bool_), srt, spos, sres, mtree, PL,
-        np.full(T, -1, np.int64), np.full(n, -1, np.int64),
-        out_start, out_server, np.zeros(L, np.int64), cap / 2.0, out_half, out_area,
-    )
+    thead = np.empty(ntypes, np.int64)
+    for k in range(ntypes):
+        thead[k] = tstart[k]
+    S.size = size
+    S.duration = duration
+    S.cap = cap
+    S.eps = eps
+    S.rank = rank
+    S.rank_vals = rank_vals
+    S.jtype = jtype
+    S.T = T
+    S.cfg_k = cfg_k
+    S.cfg_main = cfg_main
+    S.cfg_k1 = cfg_k1
+    S.track_jobs = track_jobs
+    S.stall = stall
+    S.track_sorted = track_sorted
+    S.hol_skip = hol_skip
+    S.vtree = np.full(2 * PV, np.inf)
+    S.PV = PV
+    S.opos = opos
+    S.state = np.zeros(n, np.int8)
+    S.rtree = np.zeros(2 * PR, np.int64)
+    S.PR = PR
+    S.rhead = np.full(max(R, 1), -1, np.int64)
+    S.rtail = np.full(max(R, 1), -1, np.int64)
+    S.rnext = np.full(n, -1, np.int64)
+    S.jtree = np.full(2 * PN, np.inf)
+    S.PN = PN
+    S.order = order
+    S.tstart = tstart
+    S.thead = thead
+    S.qcnt = np.zeros(ntypes, np.int64)
+    S.tlo = tlo
+    S.thi = thi
+    S.qacc = np.zeros(2)
+    S.load = np.zeros(L)
+    S.load_other = np.zeros(L)
+    S.rload = np.zeros(L)
+    S.njobs = np.zeros(L, np.int64)
+    S.tcount = np.zeros((L, ntypes), np.int64)
+    S.cfg = np.full(L, -1, np.int64)
+    S.stalled = np.zeros(L, np.bool_)
+    S.srt = srt
+    S.spos = spos
+    S.sres = sres
+    S.mtree = mtree
+    S.PL = PL
+    S.dhead = np.full(T, -1, np.int64)
+    S.dnext = np.full(n, -1, np.int64)
+    S.nxt = 0
+    S.depbuf = np.empty(max(n, 1), np.int64)
+    S.dflag = np.zeros(L, np.bool_)
+    S.dlist = np.empty(L, np.int64)
+    S.nd = 0
+    S.busy = np.zeros(2)
+    S.dirty = True
+    S.ghead = 0
+    S.start = out_start
+    S.server = out_server
+    S.acc_from = np.zeros(L, np.int64)
+    S.half = cap / 2.0
+    S.half_slots = out_half
+    S.area = out_area
+    return S
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _kahan_add(acc, x):
     """Neumaier-compensated acc[0] += x (acc[1] holds the compensation)."""
     s = acc[0]
@@ -298,7 +425,7 @@ def _kahan_add(acc, x):
     acc[0] = t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _server_update(S, l):
     """Re-key server l after its load changed: max tree, and the (residual, index) order
     when a best-fit policy reads it."""
@@ -324,12 +451,12 @@ def _server_update(S, l):
     spos[l] = p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _room(S, l):
     return S.cap[l] - S.load[l] + S.eps
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _best_fit(S, s):
     """Server with the least residual that still fits size s (ties: lowest index)."""
     # first position with residual + eps >= s: the fit test of _room, evaluated the same way
@@ -345,13 +472,13 @@ def _best_fit(S, s):
     return S.srt[lo]
 
 
-@njit(cache=True, inline="always")
-def _first_fit(S, s, i=0):
+@njit(cache=True)
+def _first_fit(S, s, i):
     """Lowest-index server >= i that fits size s, or -1."""
     return _leftmost_geq(S.mtree, S.PL, i, s, S.eps)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _account(S, l, s):
     """Credit server l's current load to slots acc_from[l]..s-1 (occupancy metrics)."""
     d = s - S.acc_from[l]
@@ -362,7 +489,7 @@ def _account(S, l, s):
         S.acc_from[l] = s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _enqueue(S, j):
     S.state[j] = QUEUED
     r = S.rank[j]
@@ -371,7 +498,7 @@ def _enqueue(S, j):
     else:
         S.rnext[S.rtail[r]] = j
     S.rtail[r] = j
-    _count_add(S.rtree, S.PR, r, 1)
+    _count_add(S.rtree, S.PR, r, _ONE)
     S.qcnt[S.jtype[j]] += 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, S.size[j])
@@ -380,13 +507,13 @@ def _enqueue(S, j):
     _kahan_add(S.qacc, S.rsize[j])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _place(S, j, l, t):
     """Start job j on server l in slot t (it leaves at the end of t + duration - 1)."""
     s = S.size[j]
     S.state[j] = STARTED
     r = S.rank[j]
-    _count_add(S.rtree, S.PR, r, -1)
+    _count_add(S.rtree, S.PR, r, -_ONE)
     if S.rhead[r] == j:
         S.rhead[r] = S.rnext[j]
     S.qcnt[S.jtype[j]] -= 1
@@ -411,7 +538,7 @@ def _place(S, j, l, t):
     _server_update(S, l)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _depart(S, j, t):
     l = S.server[j]
     _account(S, l, t + 1)
@@ -429,7 +556,7 @@ def _depart(S, j, t):
     return l
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _largest_fitting(S, lo, hi, room):
     """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
     top = np.searchsorted(S.rank_vals, room, side="right") - 1
@@ -445,7 +572,7 @@ def _largest_fitting(S, lo, hi, room):
     return j
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bfs_fill(S, l, t, lo, hi, limit):
     """BF-S on server l (PG21 IV-A): the largest fitting queued job, repeatedly.
 
@@ -513,7 +640,7 @@ def _vqs_server(S, l, t):
         # (i) 2/3 of the capacity is reserved for one job of VQ_1
         room = S.cap[l] / 3.0
         if S.tcount[l, 1] == 0:
-            j = _hol(S, 1)
+            j = _hol(S, _ONE)
             if j >= 0 and S.size[j] <= _room(S, l):
                 _place(S, j, l, t)
                 placed += 1
@@ -554,13 +681,13 @@ def _vqsbf_server(S, l, t):
     placed = 0
     if S.cfg_k1[k]:
         # (i) the largest job of VQ_1 that fits; it reserves only its own size
-        placed += _bfs_fill(S, l, t, S.tlo[1], S.thi[1], 1)
+        placed += _bfs_fill(S, l, t, S.tlo[1], S.thi[1], _ONE)
     typ = S.cfg_main[k]
     if typ >= 0 and S.tcount[l, typ] < S.cfg_k[k, typ]:
         # (ii) the largest fitting jobs of VQ_j until the server holds k_j of them
         placed += _bfs_fill(S, l, t, S.tlo[typ], S.thi[typ], S.cfg_k[k, typ] - S.tcount[l, typ])
     # (iii) BF-S over the whole queue
-    placed += _bfs_fill(S, l, t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
+    placed += _bfs_fill(S, l, t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
     return placed
 
 
@@ -593,16 +720,241 @@ def _maxweight_server(S, l, t):
 
 
 @njit(cache=True)
-def _serve(S, code, l, t):
-    if code == VQSBF:
-        return _vqsbf_server(S, l, t)
-    return _bfs_fill(S, l, t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
+def _arrive(S, arrival, t):
+    """(1) The jobs that arrive in slot t join the queue; returns the first of them."""
+    lo = S.nxt
+    n = arrival.shape[0]
+    while S.nxt < n and arrival[S.nxt] == t:
+        _enqueue(S, S.nxt)
+        S.nxt += 1
+    return lo
 
 
 @njit(cache=True)
+def _queued_resource(S):
+    return S.qacc[0] + S.qacc[1]
+
+
+@njit(cache=True)
+def _end_slot(S, t, b0, out_qlen, out_qres, out_busy):
+    """(3) Record the queue after scheduling; (4) departures at the end of slot t, in
+    increasing job id; the servers with a departure go to ``S.dlist[:S.nd]``."""
+    out_qlen[t] = S.rtree[1]
+    out_qres[t] = S.qacc[0] + S.qacc[1]
+    _kahan_add(S.busy, b0 - out_qres[t])
+    out_busy[t] = S.busy[0] + S.busy[1]
+    depbuf, dflag, dlist = S.depbuf, S.dflag, S.dlist
+    m = _ZERO
+    j = S.dhead[t]
+    while j >= 0:
+        depbuf[m] = j
+        m += 1
+        j = S.dnext[j]
+    nd = _ZERO
+    if m > 0:
+        _sort_prefix(depbuf, m)
+        for q in range(m):
+            j = depbuf[q]
+            l = _depart(S, j, t)
+            _kahan_add(S.busy, -S.rsize[j])
+            if not dflag[l]:
+                dflag[l] = True
+                dlist[nd] = l
+                nd += 1
+        _sort_prefix(dlist, nd)
+        for q in range(nd):
+            l = dlist[q]
+            dflag[l] = False
+            _server_update(S, l)
+    S.nd = nd
+
+
+@njit(cache=True)
+def _finish(S):
+    for l in range(S.cap.shape[0]):
+        _account(S, l, S.T)
+    return S.nxt
+
+
+@njit(cache=True)
+def _bfjs_step(S, t, new_lo, new_hi):
+    """BF-J/S: BF-S over the servers with a departure in the previous slot, then BF-J
+    over the new arrivals still waiting."""
+    placed = 0
+    for a in range(S.nd):
+        placed += _bfs_fill(S, S.dlist[a], t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
+    for j in range(new_lo, new_hi):
+        if S.state[j] == QUEUED:
+            l = _best_fit(S, S.size[j])
+            if l >= 0:
+                _place(S, j, l, t)
+                placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _in_order_step(S, t, first_fit):
+    """BF-J (best fit) or FIFO-FF with skipping (first fit): jobs in arrival order; a
+    job skipped now cannot fit anywhere later this slot."""
+    placed = 0
+    while True:
+        j = _leftmost_leq(S.jtree, S.PN, S.mtree[1] + S.eps)
+        if j < 0:
+            break
+        l = _first_fit(S, S.size[j], _ZERO) if first_fit else _best_fit(S, S.size[j])
+        _place(S, j, l, t)
+        placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _fifoff_step(S, t):
+    """FIFO-FF: the head of the queue to the first server it fits; strict head-of-line
+    blocking."""
+    placed = 0
+    n = S.state.shape[0]
+    while S.ghead < n and S.state[S.ghead] != NOT_ARRIVED:
+        if S.state[S.ghead] == STARTED:
+            S.ghead += 1
+            continue
+        l = _first_fit(S, S.size[S.ghead], _ZERO)
+        if l < 0:
+            break
+        _place(S, S.ghead, l, t)
+        placed += 1
+    return placed
+
+
+@njit(cache=True)
+def _server_pass(S, t, new_lo, new_hi, vqsbf):
+    """BF-S or VQS-BF: every server in index order, skipping those whose outcome is
+    "nothing" (no departure in the last slot and no new arrival fits)."""
+    L = S.cap.shape[0]
+    placed = 0
+    i = _ZERO
+    a = 0
+    while True:
+        cand = S.dlist[a] if a < S.nd else L
+        mn = np.inf
+        for j in range(new_lo, new_hi):
+            if S.state[j] == QUEUED and S.size[j] < mn:
+                mn = S.size[j]
+        if mn < np.inf:
+            c2 = _first_fit(S, mn, i)
+            if c2 >= 0 and c2 < cand:
+                cand = c2
+        if cand >= L:
+            break
+        if vqsbf:
+            placed += _vqsbf_server(S, cand, t)
+        else:
+            placed += _bfs_fill(S, cand, t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
+        if a < S.nd and S.dlist[a] == cand:
+            a += 1
+        i = cand + 1
+    return placed
+
+
+@njit(cache=True)
+def _vqs_step(S, t, new_lo, new_hi):
+    """VQS: every server every slot, unless nothing changed since the last pass."""
+    placed = 0
+    if S.dirty or S.nd > 0 or new_hi > new_lo:
+        for l in range(S.cap.shape[0]):
+            placed += _vqs_server(S, l, t)
+    S.dirty = placed > 0
+    return placed
+
+
+@njit(cache=True)
+def _maxweight_step(S, t, new_lo, new_hi):
+    """Partition MaxWeight: every server every slot, unless nothing changed."""
+    placed = 0
+    if S.dirty or S.nd > 0 or new_hi > new_lo:
+        for l in range(S.cap.shape[0]):
+            placed += _maxweight_server(S, l, t)
+    S.dirty = placed > 0
+    return placed
+
+
+# -- one compiled loop per policy ------------------------------------------------------
+#
+# Each policy has its own entry point, so a run compiles (or loads from numba's cache)
+# only the code of its policy. All share the state, the helpers and the slot: (1)
+# arrivals, (2) the policy's step, (3) the record, (4) departures.
+
+
+@njit(cache=True)
+def run_bfjs(S, arrival, out_qlen, out_qres, out_busy):
+    for t in range(S.T):
+        lo = _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _bfjs_step(S, t, lo, S.nxt)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+@njit(cache=True)
+def run_in_order(S, arrival, out_qlen, out_qres, out_busy, first_fit):
+    for t in range(S.T):
+        _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _in_order_step(S, t, first_fit)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+@njit(cache=True)
+def run_fifoff(S, arrival, out_qlen, out_qres, out_busy):
+    for t in range(S.T):
+        _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _fifoff_step(S, t)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+@njit(cache=True)
+def run_servers(S, arrival, out_qlen, out_qres, out_busy, vqsbf):
+    for t in range(S.T):
+        lo = _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _server_pass(S, t, lo, S.nxt, vqsbf)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+@njit(cache=True)
+def run_vqs(S, arrival, out_qlen, out_qres, out_busy):
+    for t in range(S.T):
+        lo = _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _vqs_step(S, t, lo, S.nxt)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+@njit(cache=True)
+def run_maxweight(S, arrival, out_qlen, out_qres, out_busy):
+    for t in range(S.T):
+        lo = _arrive(S, arrival, t)
+        b0 = _queued_resource(S)
+        _maxweight_step(S, t, lo, S.nxt)
+        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+    return _finish(S)
+
+
+def _c(a, dtype):
+    """``a`` as a C-contiguous writable array of ``dtype`` (a copy only when needed): the
+    state's fields have fixed types, so every run uses one compiled specialisation."""
+    if a.dtype == dtype and a.flags.c_contiguous and a.flags.writeable and a.flags.aligned:
+        return a
+    return np.array(a, dtype=dtype, order="C")
+
+
 def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-        cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_qlen, out_qres, out_busy,
-        out_half, out_area):
+        cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_qlen, out_qres,
+        out_busy, out_half, out_area):
     """Simulate slots 0..T-1 under policy ``code``; fill the ``out_*`` arrays.
 
     ``jtype`` maps jobs to virtual queues 0..ntypes-1 (intervals of sizes);
@@ -612,132 +964,62 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
     ``out_half``/``out_area`` get, per server, the number of slots at least half full
     and the sum over slots of the load (real sizes), both measured after scheduling.
     VQS and VQS-BF take option bits in ``code`` (``VQ_ROUND_SMALL``, ``VQ_HOL_SKIP``).
+    The ``out_*`` arrays must be C-contiguous and writable (they are filled in place).
     Returns the number of jobs that arrived.
     """
-    n = arrival.shape[0]
-    L = cap.shape[0]
-    round_small = (code & VQ_ROUND_SMALL) != 0
-    hol_skip = (code & VQ_HOL_SKIP) != 0
-    code = code & POLICY_MASK
-    S = _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
-                    cfg_k, cfg_main, cfg_k1, track_jobs, stall,
-                    code == BFJ or code == BFJS, out_start, out_server, out_half, out_area,
-                    round_small and (code == VQS or code == VQSBF), hol_skip and code == VQS)
-    psize = S.size  # the packing sizes (the real ones unless VQ_ROUND_SMALL)
-    depbuf = np.empty(max(n, 1), np.int64)
-    dflag = np.zeros(L, np.bool_)
-    dlist = np.empty(L, np.int64)
-    nd = 0
-    busy = np.zeros(2)
-    dirty = True
-    ghead = 0
-    nxt = 0
-    for t in range(T):
-        # (1) arrivals
-        new_lo = nxt
-        while nxt < n and arrival[nxt] == t:
-            _enqueue(S, nxt)
-            nxt += 1
-        new_hi = nxt
+    S, loop, extra = _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals,
+                              jtype, ntypes, cfg_k, cfg_main, cfg_k1, track_jobs, stall,
+                              out_start, out_server, out_half, out_area)
+    return int(loop(S, _c(arrival, np.int64), out_qlen, out_qres, out_busy, *extra))
 
-        # (2) scheduling
-        b0 = S.qacc[0] + S.qacc[1]
-        placed = 0
-        if code == BFJS:
-            # step 1: BF-S over the servers with a departure in the previous slot
-            for a in range(nd):
-                placed += _bfs_fill(S, dlist[a], t, 0, S.rank_vals.shape[0] - 1, 1 << 62)
-            # step 2: BF-J over the new arrivals still waiting
-            for j in range(new_lo, new_hi):
-                if S.state[j] == QUEUED:
-                    l = _best_fit(S, psize[j])
-                    if l >= 0:
-                        _place(S, j, l, t)
-                        placed += 1
-        elif code == BFJ or code == FIFOFF_SKIP:
-            # jobs in arrival order; a job skipped now cannot fit anywhere later this slot
-            while True:
-                j = _leftmost_leq(S.jtree, S.PN, S.mtree[1] + eps)
-                if j < 0:
-                    break
-                l = _best_fit(S, psize[j]) if code == BFJ else _first_fit(S, psize[j])
-                _place(S, j, l, t)
-                placed += 1
-        elif code == FIFOFF:
-            while ghead < n and S.state[ghead] != NOT_ARRIVED:
-                if S.state[ghead] == STARTED:
-                    ghead += 1
-                    continue
-                l = _first_fit(S, psize[ghead])
-                if l < 0:
-                    break  # strict head-of-line blocking
-                _place(S, ghead, l, t)
-                placed += 1
-        elif code == BFS or code == VQSBF:
-            # every server in index order; skip those whose outcome is "nothing"
-            i = 0
-            a = 0
-            while True:
-                cand = dlist[a] if a < nd else L
-                mn = np.inf
-                for j in range(new_lo, new_hi):
-                    if S.state[j] == QUEUED and psize[j] < mn:
-                        mn = psize[j]
-                if mn < np.inf:
-                    c2 = _first_fit(S, mn, i)
-                    if c2 >= 0 and c2 < cand:
-                        cand = c2
-                if cand >= L:
-                    break
-                placed += _serve(S, code, cand, t)
-                if a < nd and dlist[a] == cand:
-                    a += 1
-                i = cand + 1
-        elif code == VQS or code == MAXWEIGHT:
-            # every server every slot, unless nothing changed since the last pass
-            if dirty or nd > 0 or new_hi > new_lo:
-                for l in range(L):
-                    if code == VQS:
-                        placed += _vqs_server(S, l, t)
-                    else:
-                        placed += _maxweight_server(S, l, t)
-            dirty = placed > 0
 
-        # (3) record the queue after scheduling
-        out_qlen[t] = S.rtree[1]
-        out_qres[t] = S.qacc[0] + S.qacc[1]
-        _kahan_add(busy, b0 - out_qres[t])
-        out_busy[t] = busy[0] + busy[1]
+def loop_of(code):
+    """The compiled loop of policy ``code`` and its extra arguments."""
+    policy = code & POLICY_MASK
+    if policy == BFJS:
+        return run_bfjs, ()
+    if policy == BFJ or policy == FIFOFF_SKIP:
+        return run_in_order, (policy == FIFOFF_SKIP,)
+    if policy == FIFOFF:
+        return run_fifoff, ()
+    if policy == BFS or policy == VQSBF:
+        return run_servers, (policy == VQSBF,)
+    if policy == VQS:
+        return run_vqs, ()
+    if policy == MAXWEIGHT:
+        return run_maxweight, ()
+    raise ValueError(f"unknown policy code {code}")
 
-        # (4) departures at the end of slot t, in increasing job id
-        m = 0
-        j = S.dhead[t]
-        while j >= 0:
-            depbuf[m] = j
-            m += 1
-            j = S.dnext[j]
-        nd = 0
-        if m > 0:
-            if m > 32:
-                depbuf[:m] = np.sort(depbuf[:m])
-            else:
-                _sort_prefix(depbuf, m)
-            for q in range(m):
-                j = depbuf[q]
-                l = _depart(S, j, t)
-                _kahan_add(busy, -size[j])
-                if not dflag[l]:
-                    dflag[l] = True
-                    dlist[nd] = l
-                    nd += 1
-            if nd > 32:
-                dlist[:nd] = np.sort(dlist[:nd])
-            else:
-                _sort_prefix(dlist, nd)
-            for q in range(nd):
-                l = dlist[q]
-                dflag[l] = False
-                _server_update(S, l)
-    for l in range(L):
-        _account(S, l, T)
-    return nxt
+
+def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
+             cfg_k, cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_half,
+             out_area):
+    policy = code & POLICY_MASK
+    loop, extra = loop_of(code)
+    jtype = _c(jtype, np.int64)
+    cap = _c(cap, np.float64)
+    # stable sorts, as numba's mergesort did in the kernel (a stable order is unique)
+    order = np.argsort(jtype, kind="stable").astype(np.int64)
+    srt = np.argsort(cap, kind="stable").astype(np.int64)
+    S = _make_state(
+        _c(arrival, np.int64), _c(size, np.float64), _c(duration, np.int64), cap, int(T),
+        float(eps), _c(rank, np.int64), _c(rank_vals, np.float64), jtype, int(ntypes),
+        _c(cfg_k, np.int64), _c(cfg_main, np.int64), _c(cfg_k1, np.bool_), bool(track_jobs),
+        float(stall), order, srt, policy == BFJ or policy == BFJS, out_start, out_server,
+        out_half, out_area, bool(code & VQ_ROUND_SMALL) and policy in (VQS, VQSBF),
+        bool(code & VQ_HOL_SKIP) and policy == VQS)
+    return S, loop, extra
+
+
+#: argument types of :func:`_make_state` (what the engine passes; see ``_prepare``)
+_MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, _F1, _I1, types.int64,
+                   types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1, _I1,
+                   types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
+
+
+def compile_policy(code):
+    """Compile (or load from numba's cache) what a run of policy ``code`` needs, so that
+    a run can be timed without it; only this policy's loop is compiled."""
+    loop, extra = loop_of(code)
+    _make_state.compile(_MAKE_STATE_SIG)
+    loop.compile((STATE, _I1, _I1, _F1, _F1) + (types.boolean,) * len(extra))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from policies.slotted import _kernel as K
+from policies.slotted import codes as K
 from policies.slotted.policy import BuiltinPolicy, KernelSpec, single_types
 
 __all__ = ["BFJ", "BFS", "BFJS"]

@@ -22,7 +22,6 @@ from policies.cluster import Cluster
 from policies.footprint import check_run_memory
 from policies.invariants import check_slotted_run
 from policies.metrics import SimulationResult
-from policies.slotted import _kernel as K
 from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
@@ -91,15 +90,19 @@ def simulate(
     busy = np.zeros(T)
     half = np.zeros(L, np.int64)
     area = np.zeros(L)
-    if isinstance(policy, BuiltinPolicy):
-        _compile_kernel()
+    spec = policy.kernel_spec(size, cap) if isinstance(policy, BuiltinPolicy) else None
+    if spec is not None:
+        from policies.slotted import _kernel as K  # numba: imported when a run needs it
+
+        # compile (or load from numba's cache) this policy's loop before the clock starts
+        K.compile_policy(spec.code)
     t0 = time.perf_counter()
-    if isinstance(policy, BuiltinPolicy):
-        spec = policy.kernel_spec(size, cap)
+    if spec is not None:
         rank_vals, rank = np.unique(size, return_inverse=True)
         K.run(spec.code, arrival, size, dur, cap, T, eps, rank.astype(np.int64), rank_vals,
               spec.jtype.astype(np.int64), spec.ntypes, spec.cfg_k, spec.cfg_main,
-              spec.cfg_k1, spec.track_jobs, spec.stall, start, server, qlen, qres, busy, half, area)
+              spec.cfg_k1, spec.track_jobs, spec.stall, start, server, qlen, qres, busy, half,
+              area)
     elif isinstance(policy, SlottedPolicy):
         _run_python(policy, arrival, size, dur, cap, T, eps, start, server, qlen, qres, busy,
                     half, area)
@@ -116,23 +119,6 @@ def simulate(
         seconds=seconds, invariants=report, params={"policy": repr(policy)},
         departures=int(np.count_nonzero((start >= 0) & (start + dur >= W) & (start + dur < T))),
     )
-
-
-_COMPILED = False
-
-
-def _compile_kernel() -> None:
-    """Compile (or load from numba's cache) the kernel before any run is timed."""
-    global _COMPILED
-    if _COMPILED:
-        return
-    one = np.zeros(1, np.int64)
-    K.run(K.BFJS, one, np.ones(1), np.ones(1, np.int64), np.ones(1), 1, 0.0, one,
-          np.ones(1), one, 1, np.zeros((1, 1), np.int64), np.full(1, -1, np.int64),
-          np.zeros(1, np.bool_), False, -1.0, np.full(1, -1, np.int64),
-          np.full(1, -1, np.int64), np.zeros(1, np.int64), np.zeros(1), np.zeros(1),
-          np.zeros(1, np.int64), np.zeros(1))
-    _COMPILED = True
 
 
 class SlotState:

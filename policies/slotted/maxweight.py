@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from policies.slotted import _kernel as K
+from policies.slotted import codes as K
 from policies.slotted.policy import BuiltinPolicy, KernelSpec
 from policies.slotted.vqs import _identical_capacity
 from theory.budgets import MAX_CONFIGURATIONS

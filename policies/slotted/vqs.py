@@ -87,7 +87,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from policies.slotted import _kernel as K
+from policies.slotted import codes as K
 from policies.slotted.policy import BuiltinPolicy, KernelSpec
 from theory.bounds import choose_J
 from theory.configurations import reduced_configurations

@@ -19,6 +19,7 @@ from policies.nonpreemptive import (
     list_schedule,
     run_nonpreemptive,
 )
+from policies.nonpreemptive import engine as np_engine
 from policies.registry import policies_of
 from theory.job_sets import JobSet, Machines
 
@@ -329,8 +330,15 @@ def _compare_engines(name: str, other_name: str, seed: int) -> None:
     assert not np.array_equal(other.start, fast.start)  # the comparison can fail
 
 
-def test_engine_choice():
+def test_engine_choice(monkeypatch):
     jobs, mach = _random(7, n=30)
+    # a small job set runs on the Python loop under "auto" (nothing to compile) ...
+    assert np_engine.PYTHON_MAX_JOBS >= 30
+    for name in ("pq-wsjf", "tetris", "bf-exec", "mris", "ca-pq"):
+        assert run_nonpreemptive(P.make_policy(name), jobs, mach).params["engine"] == \
+            "python"
+    # ... a larger one on the compiled paths
+    monkeypatch.setattr(np_engine, "PYTHON_MAX_JOBS", 29)
     assert run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, mach).params["engine"] == \
         "compiled"
     for name in ("tetris", "bf-exec", "mris", "ca-pq"):
