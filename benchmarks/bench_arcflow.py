@@ -129,8 +129,7 @@ def cases(quick: bool, only: list[str] | None) -> list[dict[str, Any]]:
         names = {c["instance"] for c in out}
         missing = [o for o in only if o not in names]
         if missing:
-            raise SystemExit(f"bench_arcflow: error: unknown --only case(s) {missing}; "
-                             f"known: {sorted(names)}")
+            raise ValueError(f"unknown --only case(s) {missing}; known: {sorted(names)}")
         out = [c for c in out if c["instance"] in only]
     return out
 
@@ -390,15 +389,21 @@ def main(argv: list[str] | None = None) -> int:
                     help="run only this case (repeatable)")
     args = ap.parse_args(argv)
     q = args.quick
-    args.repeats = args.repeats or 3
+    args.repeats = 3 if args.repeats is None else args.repeats  # 0 is refused below
     args.budget = args.budget if args.budget is not None else (4.0 if q else 60.0)
     args.case_cap = args.case_cap if args.case_cap is not None else (8.0 if q else 120.0)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     bad = [m for m in methods if m not in ("exact", "classic", "vpsolver")]
-    if bad or args.repeats < 1 or args.case_cap <= 0 or args.rtol < 0 or args.max_arcs < 1:
+    if (bad or args.repeats < 1 or args.case_cap <= 0 or args.budget < 0 or args.rtol < 0
+            or args.max_arcs < 1):
         ap.error(f"bad --methods {bad}" if bad else
-                 "--repeats, --case-cap and --max-arcs must be positive, --rtol >= 0")
+                 "--repeats, --case-cap and --max-arcs must be positive, --budget and "
+                 "--rtol >= 0")
     args.methods = methods
+    try:
+        run_cases = cases(q, args.only)  # an unknown --only fails before any work
+    except ValueError as e:
+        ap.error(str(e))
 
     wall0 = time.perf_counter()
     t0 = time.perf_counter()
@@ -438,7 +443,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     rows = []
     checks: list[dict[str, Any]] = []
-    for case in cases(q, args.only):
+    for case in run_cases:
         rec = run_case(case, args, vps_bin)
         rows.append(rec)
         checks += rec["checks"]

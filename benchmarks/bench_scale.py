@@ -244,8 +244,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     groups = [g.strip() for g in args.cases.split(",") if g.strip()]
     bad = [g for g in groups if g not in GROUPS]
-    if bad:
+    if bad or not groups:
         ap.error(f"unknown group(s) {bad}; choose from {', '.join(GROUPS)}")
+    if args.repeats < 1 or not args.budget >= 0:
+        ap.error("--repeats must be at least 1 and --budget a number >= 0")
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     for g in groups:

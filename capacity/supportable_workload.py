@@ -97,7 +97,8 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     ``extra`` holds ``z_lp`` and its certified interval ``z_lp_bounds``; with
     ``unbounded=True`` also ``z_lp_unbounded`` (and ``z_lp_unbounded_bounds``): the
     same LP over all patterns, ``n / rho*`` of the weight distribution, which is the
-    right quantity for rho* (PG21 eq. (4)) and is never above ``z_lp``; ``items``,
+    right quantity for rho* (PG21 eq. (4)) and is never above ``z_lp`` (it is solved
+    either way: its columns and prices start the bounded LP); ``items``,
     ``distinct_weights``, the closed-form bounds ``l1 = ceil(sum w / C)`` and ``l2``
     (Martello & Toth 1990, :mod:`theory.bin_packing_bounds`), and
     ``lp_bins = ceil(z_lp)``, a lower bound on the optimum (like ``l2``).

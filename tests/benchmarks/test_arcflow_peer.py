@@ -167,3 +167,13 @@ def test_ai_like_fills_bins_exactly():
     assert sum(ws) == 12 * 1000 and min(ws) >= 100
     z, _ = arcflow_lp_bound(ws, 1000)
     assert math.isclose(z, 12, rel_tol=REL)
+
+
+@pytest.mark.parametrize("argv", [["--repeats", "0"], ["--budget", "-1"], ["--rtol", "-1"],
+                                  ["--only", "no_such_case"], ["--methods", "exact,bogus"]])
+def test_bad_arguments_exit_2_before_any_work(argv, capsys):
+    with pytest.raises(SystemExit) as e:
+        bench.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr()
+    assert "error:" in err.err and err.out == ""
