@@ -674,6 +674,8 @@ def solve_configuration_lp(
         iterations = 0
         if target is not None:
             target = to_float_checked(target, "target")
+            if target < 0:
+                raise ValueError(f"target must be >= 0, got {target}")
         seen = {(c, k.tobytes()) for c, k in master.columns}
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,

@@ -269,5 +269,6 @@ def test_a_target_stop_is_a_proven_lower_bound():
     assert part.status == "target reached" and not part.certified
     assert 0.9 * full.value <= float(part.lower) <= full.value * (1 + 1e-12)
     assert float(part.upper) >= full.value * (1 - 1e-12)
-    with pytest.raises(ValueError):
-        solve_configuration_lp(lp, method="column-generation", target=float("nan"))
+    for bad in (float("nan"), -1.0):
+        with pytest.raises(ValueError):
+            solve_configuration_lp(lp, method="column-generation", target=bad)
