@@ -16,7 +16,7 @@ the master iff ``n_c <y, k> > pi_c``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import highspy
 import numpy as np
@@ -40,6 +40,9 @@ class MasterSolution:
     pi: np.ndarray  # prices of the class rows, >= 0
     p: np.ndarray  # weights of every column added so far
     iterations: int
+    #: amounts moved by each transfer column (:meth:`MasterLP.add_transfers`), in
+    #: supply units; empty when there are none
+    transfers: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 class MasterLP:
@@ -76,6 +79,7 @@ class MasterLP:
         self._ncols = 1  # HiGHS columns so far (t first)
         self._col_index: list[int] = []  # HiGHS index of each configuration column
         self._transfer: list[int] = []  # HiGHS indices of transfer columns
+        self.transfers: list[tuple[int, ...]] = []  # (i, j, ...) of each transfer column
 
     def add_transfers(self, pairs: list[tuple[int, ...]]) -> None:
         """Columns ``(i, j, ...)`` moving supply from type i to types j, ... that fit in
@@ -84,7 +88,9 @@ class MasterLP:
         These are the primal side of dual-optimal inequalities ``y_i >= y_j + ...``
         (Ben Amor, Desrosiers & Valerio de Carvalho, Oper. Res. 54, 2006): valid
         whenever s_j + ... <= s_i, they stabilise column generation. Remove them with
-        :meth:`drop_transfers` before the final iterations so the mixture is pure.
+        :meth:`drop_transfers` before the final iterations so the mixture is pure, or
+        carry out the moves in the configurations themselves (putting j, ... where
+        an i was keeps a configuration feasible).
         """
         if not pairs:
             return
@@ -104,7 +110,18 @@ class MasterLP:
                        np.array(starts, dtype=np.int32), np.array(idx, dtype=np.int32),
                        np.array(vals))
         self._transfer.extend(range(self._ncols, self._ncols + m))
+        self.transfers.extend(tuple(int(v) for v in p) for p in pairs)
         self._ncols += m
+
+    def transferred(self, amounts: np.ndarray) -> np.ndarray:
+        """Net supply change of every type when each transfer column moves ``amounts``."""
+        src = np.array([p[0] for p in self.transfers], dtype=np.int64)
+        owner = np.array([n for n, p in enumerate(self.transfers) for _ in p[1:]],
+                         dtype=np.int64)
+        dst = np.array([j for p in self.transfers for j in p[1:]], dtype=np.int64)
+        x = np.asarray(amounts, dtype=float)
+        return (np.bincount(dst, weights=x[owner], minlength=self.T)
+                - np.bincount(src, weights=x, minlength=self.T))
 
     def drop_transfers(self) -> None:
         """Fix every transfer column at zero."""
@@ -194,4 +211,5 @@ class MasterLP:
         pi = np.maximum(-row_dual[self.T:], 0.0) / self._scale
         info = h.getInfo()
         return MasterSolution(float(col[0]) / self._scale, y, pi, col[self._col_index].copy(),
-                              int(info.simplex_iteration_count))
+                              int(info.simplex_iteration_count),
+                              np.maximum(col[np.array(self._transfer, dtype=np.int64)], 0.0))

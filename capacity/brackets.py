@@ -41,41 +41,22 @@ class Bracket:
 
     partition: Partition | str
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
-    #: lower-rounded VQs: an upper bound on rho*; None when not computed because
-    #: Lemma 2 alone closes the bracket to the tolerance asked for
-    upper: CapacityResult | None
+    upper: CapacityResult  # lower-rounded VQs: an upper bound on rho*
     lemma2: Number | None = None  # L / R-bar (PG21 Lemma 2), another upper bound
 
-    def __post_init__(self) -> None:
-        if self.upper is None and self.lemma2 is None:
-            raise ValueError("a bracket needs the lower-rounded LP or the Lemma 2 bound")
-
     def __repr__(self) -> str:
-        down = "-" if self.upper is None else len(self.upper.sizes)
         return (f"Bracket({self.name}, interval=[{_short_num(self.lo)}, {_short_num(self.hi)}], "
                 f"certified={self.certified}, upper_from={self.upper_from!r}, "
-                f"types={len(self.lower.sizes)}/{down}, method={self.lower.method!r})")
+                f"types={len(self.lower.sizes)}/{len(self.upper.sizes)}, "
+                f"method={self.lower.method!r})")
 
     @property
     def name(self) -> str:
         return self.partition if isinstance(self.partition, str) else self.partition.name
 
     @property
-    def lower_rounded(self) -> CapacityResult:
-        """The lower-rounded LP (``upper``); an error when it was not solved because
-        Lemma 2 closed the bracket (``partition_bracket(..., rtol=...)``)."""
-        if self.upper is None:
-            raise RuntimeError(f"the lower-rounded LP of {self.name} was not solved: Lemma 2 "
-                               "closed the bracket to the tolerance asked for")
-        return self.upper
-
-    @property
-    def _down(self) -> Number:
-        return math.inf if self.upper is None else self.upper.upper
-
-    @property
     def upper_from(self) -> str:
-        capped = lemma2_cap(self.lo, self._down, self.lemma2)[1]
+        capped = lemma2_cap(self.lo, self.upper.upper, self.lemma2)[1]
         return "PG21 Lemma 2" if capped else "lower-rounded LP"
 
     @property
@@ -86,7 +67,7 @@ class Bracket:
     @property
     def hi(self) -> Number:
         """Certified upper bound on rho*: the lower-rounded LP, or Lemma 2 if smaller."""
-        return lemma2_cap(self.lo, self._down, self.lemma2)[0]
+        return lemma2_cap(self.lo, self.upper.upper, self.lemma2)[0]
 
     @property
     def gap(self) -> float:
@@ -96,13 +77,12 @@ class Bracket:
     @property
     def certified(self) -> bool:
         """Both ends are proven: each LP solved and certified, or stopped at a target
-        with ``rtol`` (the upper-rounded one once its checked mixture is within rtol of
-        Lemma 2, the lower-rounded one once it supports Lemma 2, which is then the
-        upper end); a stopped LP's interval is proven, only not tight."""
+        (``partition_bracket(..., rtol=...)``); a stopped LP's interval is proven, only
+        not tight."""
         def proven(side: CapacityResult) -> bool:
             return side.certified or bool(side.extra.get("stopped_at_target"))
 
-        return proven(self.lower) and (self.upper is None or proven(self.upper))
+        return proven(self.lower) and proven(self.upper)
 
     def as_dict(self) -> dict:
         return {
@@ -111,11 +91,11 @@ class Bracket:
             "lower": float(self.lo),
             "upper": float(self.hi),
             "rho_upper_rounded": self.lower.value,
-            "rho_lower_rounded": None if self.upper is None else self.upper.value,
+            "rho_lower_rounded": self.upper.value,
             "upper_from": self.upper_from,
             "relative_gap": self.gap,
             "certified": self.certified,
-            "seconds": self.lower.seconds + (0.0 if self.upper is None else self.upper.seconds),
+            "seconds": self.lower.seconds + self.upper.seconds,
         }
 
 
@@ -159,6 +139,17 @@ def rounded_rho_star(
     require_distribution(dist)
     if not isinstance(partition, Partition):
         raise TypeError(f"partition must be a Partition, got {type(partition).__name__}")
+    keys, probs = _rounded_law(dist, partition, rounding)
+    lp = ConfigurationLP.build(keys, probs, [(1, servers)])
+    warm = warm_start if warm_start is not None and _coarser(warm_start, keys) else None
+    return solve_configuration_lp(lp, method=method, max_types=max_types, warm_start=warm,
+                                  target=target)
+
+
+def _rounded_law(dist: SizeDistribution, partition: Partition, rounding: str
+                 ) -> tuple[list[Number], list[Number]]:
+    """Sizes and probabilities of the upper- or lower-rounded VQs (types of size 0
+    dropped, PG21 eq. (32))."""
     probs = type_probabilities(dist, partition)
     sizes = partition.upper_sizes if rounding == "up" else partition.lower_sizes
     merged: dict[Number, Number] = {}
@@ -168,10 +159,7 @@ def rounded_rho_star(
     if not merged:
         raise ValueError("every type rounds to size 0: rho* is unbounded for this partition")
     keys = sorted(merged)
-    lp = ConfigurationLP.build(keys, [merged[k] for k in keys], [(1, servers)])
-    warm = warm_start if warm_start is not None and _coarser(warm_start, keys) else None
-    return solve_configuration_lp(lp, method=method, max_types=max_types, warm_start=warm,
-                                  target=target)
+    return keys, [merged[k] for k in keys]
 
 
 def _coarser(res: CapacityResult, sizes: list[Number]) -> bool:
@@ -190,28 +178,39 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
     ``warm_start``: the bracket of a partition this one refines; each side starts from
     the same side there (same optimum, fewer column-generation rounds).
 
-    ``rtol``: the bracket is wanted only to this relative gap. The upper-rounded LP
-    then stops once its checked mixture is within ``rtol`` of Lemma 2, and if it gets
-    there the lower-rounded LP is not solved (``upper`` is None): [lo, Lemma 2] is the
-    bracket. The lower-rounded LP stops once its mixture supports Lemma 2 (it cannot
-    beat it then). Otherwise both are solved to optimality, as without ``rtol``.
+    ``rtol``: the bracket is wanted only to this relative gap, so each LP is solved
+    only as far as that needs; both ends stay proven. The lower-rounded LP (solved
+    first) stops once a checked mixture supports Lemma 2, which then is the upper end
+    ``hi``. The upper-rounded LP stops once its mixture reaches ``(1 - rtol) hi``; if
+    even its own Lemma 2 bound (L over the rounded mean, which bounds it) is short of
+    that, this partition cannot close the bracket, and it stops within ``rtol / 2`` of
+    that bound: a finer partition is needed anyway.
     """
     lemma2 = mean_size_bound(servers, dist)
-    target = None if rtol is None else (1 - _rtol(rtol)) * float(lemma2)
-    lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                             max_types=max_types, target=target,
-                             warm_start=None if warm_start is None else warm_start.lower)
-    if target is not None and float(lower.lower) >= target:
-        return Bracket(partition, lower, None, lemma2)
-    if lower.extra.get("stopped_at_target"):  # the checked mixture fell short: solve it
-        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                                 max_types=max_types, warm_start=lower)
+    up_warm = None if warm_start is None else warm_start.lower
     down_warm = None if warm_start is None else warm_start.upper
-    # with rtol the lower-rounded LP only matters below Lemma 2: once a checked mixture
-    # supports Lemma 2, its optimum cannot beat it and the solve stops
+    if rtol is None:
+        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                                 max_types=max_types, warm_start=up_warm)
+        upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
+                                 max_types=max_types, warm_start=down_warm)
+        return Bracket(partition, lower, upper, lemma2)
+    tol = _rtol(rtol)
     upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
                              max_types=max_types, warm_start=down_warm,
-                             target=None if target is None else float(lemma2))
+                             target=float(lemma2))
+    target = (1 - tol) * min(float(upper.upper), float(lemma2))
+    keys, probs = _rounded_law(dist, partition, "up")
+    reach = float(mean_size_bound(servers, sum(k * p for k, p in zip(keys, probs,
+                                                                      strict=True))))
+    closes = reach >= target
+    lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                             max_types=max_types, warm_start=up_warm,
+                             target=target if closes else reach * (1 - tol / 2))
+    if closes and lower.extra.get("stopped_at_target") and float(lower.lower) < target:
+        # the exactly checked mixture fell short of the float one: solve to the optimum
+        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
+                                 max_types=max_types, warm_start=lower)
     return Bracket(partition, lower, upper, lemma2)
 
 

@@ -233,6 +233,8 @@ _DP2_EXACT_MAX = 250_000
 #: Weight of the stability centre in Wentges dual smoothing (0 disables it); 0.5
 #: took half the rounds of 0.8 on 1,000-type bin-packing LPs (benchmarks/README.md).
 _SMOOTHING = 0.5
+#: Most columns a pricing round adds per server class.
+_COLUMNS_PER_ROUND = 100
 #: Column pool: once the master holds more than _POOL_FACTOR columns per row, columns
 #: whose reduced cost stayed above _IDLE_REDUCED_COST for _POOL_AGE rounds are removed.
 _POOL_FACTOR = 4
@@ -478,14 +480,77 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
     return out
 
 
-def _mixture_value(master: MasterLP, sol, d: np.ndarray) -> float:
-    """t supported by the master's configuration columns alone (no transfers)."""
-    supply = np.zeros(len(d))
+def _supply(master: MasterLP, sol) -> np.ndarray:
+    """Supply n_c sum_k p_ck k_j of every type, after the master's transfers."""
+    supply = np.zeros(master.T)
     for i in np.flatnonzero(sol.p > 0):
         c, k = master.columns[i]
         supply += master.n[c] * sol.p[i] * k
+    return supply + master.transferred(sol.transfers) if master.transfers else supply
+
+
+def _mixture_value(master: MasterLP, sol, d: np.ndarray) -> float:
+    """t supported by the master's mixture once its transfers are carried out
+    (:func:`_pure_mixture`)."""
     pos = d > 0
-    return float(np.min(supply[pos] / d[pos]))
+    return float(np.min(_supply(master, sol)[pos] / d[pos]))
+
+
+def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]:
+    """The master's mixture with its transfers carried out in the configurations.
+
+    A transfer (i, j, ...) of x supply units takes x / n_c of weight from columns of
+    class c holding an i and gives it to the same column with the i replaced by
+    j, ... (which fit in its place, Ben Amor et al. 2006): the supply of every type is
+    that of the master with transfers, and every configuration stays feasible. Moves
+    run from the largest source type down, so an i moved in from a larger type can
+    move on.
+    """
+    cls: list[int] = []
+    cfg: list[np.ndarray] = []
+    wt: list[float] = []
+    holders: dict[int, list[int]] = {}  # type -> terms whose configuration holds it
+
+    def add(c: int, k: np.ndarray, w: float) -> None:
+        for j in np.flatnonzero(k):
+            holders.setdefault(int(j), []).append(len(cfg))
+        cls.append(c)
+        cfg.append(k)
+        wt.append(w)
+
+    for (c, k), w in zip(master.columns, sol.p, strict=True):
+        if w > 0:
+            add(c, k, float(w))
+    moves = sorted((n for n, x in enumerate(sol.transfers) if x > 0),
+                   key=lambda n: -float(sizes[master.transfers[n][0]]))
+    for n in moves:
+        pair, left = master.transfers[n], float(sol.transfers[n])
+        i = pair[0]
+        at = 0
+        hold = holders.get(i, [])
+        while left > 0 and at < len(hold):  # terms added here are visited too
+            m = hold[at]
+            at += 1
+            if wt[m] <= 0:
+                continue
+            c = cls[m]
+            take = min(wt[m], left / master.n[c])
+            moved = cfg[m].copy()
+            moved[i] -= 1
+            for j in pair[1:]:
+                moved[j] += 1
+            wt[m] -= take
+            add(c, moved, take)
+            left -= take * master.n[c]
+    merged: dict[tuple[int, bytes], list] = {}
+    for c, k, w in zip(cls, cfg, wt, strict=True):
+        if w > 1e-13:
+            key = (c, k.tobytes())
+            if key in merged:
+                merged[key][2] += w
+            else:
+                merged[key] = [c, k, w]
+    return [MixtureTerm(c, k, w) for c, k, w in merged.values()]
 
 
 def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.ndarray]
@@ -505,7 +570,7 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
                          f"{warm.servers} servers; this one has {lp.T} types, not all of "
                          f"them, and {sum(lp.counts)} servers)")
     most = lp.copy_bounds()
-    out = [K.copy() for K in starts]
+    out: list[list[np.ndarray]] = [[K] for K in starts]
     y_warm = np.full(lp.T, np.nan)
     y_warm[perm] = np.maximum(np.asarray(warm.dual, dtype=float), 0.0)
     W, C, integral = lp.pricing_data()
@@ -551,10 +616,11 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
             if lp.D == 1:
                 new.append(_refill(new[0], W[:, 0], float(C[term.server_class, 0]), most,
                                    y_warm, 0.0 if integral else FEASIBILITY_RTOL))
-        out[term.server_class] = np.vstack([out[term.server_class], *new])
+        out[term.server_class].extend(new)
     d = np.array([float(v) for v in lp.demand])
     scale = float(y_warm @ d)
-    return out, (y_warm / scale if scale > 0 and np.all(np.isfinite(y_warm)) else None)
+    centre = y_warm / scale if scale > 0 and np.all(np.isfinite(y_warm)) else None
+    return [np.vstack(K) for K in out], centre
 
 
 def _refill(k: np.ndarray, w: np.ndarray, cap: float, most: np.ndarray,
@@ -670,7 +736,11 @@ def solve_configuration_lp(
         # the transfers y_i >= y_j are dual-optimal for unbounded columns only
         stabilising = lp.D == 1 and lp.max_copies is None
         if stabilising:
-            master.add_transfers(_dual_optimal_inequalities(W[:, 0]))
+            moves = _dual_optimal_inequalities(W[:, 0])
+            if exact_fits is not None:  # float sizes of exact rationals: check each move
+                size = [Fraction(r[0]) for r in lp.rows]
+                moves = [m for m in moves if sum(size[j] for j in m[1:]) <= size[m[0]]]
+            master.add_transfers(moves)
         iterations = 0
         if target is not None:
             target = to_float_checked(target, "target")
@@ -683,7 +753,7 @@ def solve_configuration_lp(
                            (lp.rows, lp.caps[c]) if exact_fits is not None and small else None,
                            lp.copy_bounds())
                    for c in range(len(lp.caps))]
-        max_cols = int(min(100, max(20, lp.T // 4)))
+        max_cols = int(min(_COLUMNS_PER_ROUND, max(20, lp.T // 4)))
         smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
         best_bound = np.inf
         refreshed = False
@@ -769,11 +839,14 @@ def solve_configuration_lp(
                 keep[old_cols] = False
                 idle = idle[keep]
         prog.__exit__(None, None, None)
-    mixture = [
-        MixtureTerm(c, k, float(p))
-        for (c, k), p in zip(master.columns, sol.p, strict=True)
-        if p > 1e-13
-    ]
+    if sol.transfers.any():  # stopped at the target with transfers in use
+        mixture = _pure_mixture(master, sol, W[:, 0])
+    else:
+        mixture = [
+            MixtureTerm(c, k, float(p))
+            for (c, k), p in zip(master.columns, sol.p, strict=True)
+            if p > 1e-13
+        ]
     cert = certify(lp, mixture, sol.y) if certify_result else None
     exact_value = exact_optimum(lp, mixture, sol.y) if certify_result else None
     seconds = time.perf_counter() - t0

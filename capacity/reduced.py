@@ -24,7 +24,7 @@ from capacity.supportable_workload import rho_star
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import reduced_configurations
-from theory.distributions import Discrete, SizeDistribution
+from theory.distributions import Discrete, SizeDistribution, unit_sizes
 from theory.numbers import Number, server_count
 from theory.partitions import type_probabilities, universal_partition
 
@@ -99,6 +99,7 @@ def rho_vqs(
     J: int,
     *,
     servers: int = 1,
+    capacity: object = 1,
     levels: int = 8,
     rtol: float = 1e-4,
     max_types: int = MAX_LP_TYPES,
@@ -109,10 +110,14 @@ def rho_vqs(
     rho* is exact (certified LP) for a discrete F_R, and a Theorem 1 bracket over
     quantile partitions (up to ``levels``, stopping at gap ``rtol``) otherwise;
     ``max_types`` and ``max_configurations`` are passed to those LPs.
+
+    ``capacity``: the server capacity in the sizes' units (PG21 normalises it to 1;
+    the answer is the same for ``dist.scaled(1 / capacity)`` on unit servers).
     """
     server_count(servers)
     require_distribution(dist)
     reduced_configurations(J)  # validates J (1 < J <= MAX_J) before any work
+    dist = unit_sizes(dist, capacity)
     I = universal_partition(J)
     P = type_probabilities(dist, I)
     value, lower, upper, mixture = _vqs_lp(P, J, servers)

@@ -147,6 +147,12 @@ class SizeDistribution(ABC):
         p = upper - lower
         return p if p > 0 else (Fraction(0) if isinstance(p, Fraction) else 0.0)
 
+    def scaled(self, factor: object) -> SizeDistribution:
+        """The same law with every size multiplied by ``factor`` > 0, e.g.
+        ``Fraction(1, C)`` to express sizes in capacity units as fractions of a unit
+        server (PG21 Sec. II normalises capacities to one)."""
+        raise TypeError(f"{type(self).__name__} does not define scaled()")
+
     def _check_scalar(self) -> None:
         if self.dim != 1:
             raise ValueError("this operation needs scalar sizes (dim == 1)")
@@ -158,6 +164,30 @@ def _point(x: Number) -> float:
         return float(x)
     except OverflowError:
         return math.inf if x > 0 else -math.inf
+
+
+def _scale_factor(factor: object) -> Number:
+    f = to_number(factor, name="scale factor")
+    if not f > 0:
+        raise ValueError(f"the scale factor must be positive, got {factor!r}")
+    to_float_checked(f, "scale factor")
+    return f
+
+
+def unit_sizes(dist: SizeDistribution, capacity: object) -> SizeDistribution:
+    """``dist`` in units of one server of capacity ``capacity`` (a positive scalar):
+    ``dist.scaled(1 / capacity)``, refused when a size exceeds the capacity."""
+    if isinstance(capacity, list | tuple | np.ndarray):
+        raise ValueError(f"capacity must be one number for scalar sizes, got {capacity!r}")
+    cap = to_number(capacity, name="capacity")
+    if not (cap > 0 and math.isfinite(cap)):
+        raise ValueError(f"capacity must be positive and finite, got {capacity!r}")
+    out = dist if cap == 1 else dist.scaled(1 / cap)
+    hi = out.support()[1]
+    if hi > 1:
+        raise ValueError(f"sizes up to {dist.support()[1]} exceed the server capacity "
+                         f"{capacity}")
+    return out
 
 
 def _check_unit(u: Number) -> Number:
@@ -256,9 +286,7 @@ class Discrete(SizeDistribution):
         ``d.scaled(Fraction(1, C))`` turns sizes in capacity units into fractions of a
         unit server (PG21 Sec. II normalises capacities to one).
         """
-        f = to_number(factor, name="factor")
-        if not f > 0:
-            raise ValueError(f"the scale factor must be positive, got {factor!r}")
+        f = _scale_factor(factor)
         keys = [tuple(v * f for v in k) for k in self._keys]
         for k, new in zip(self._keys, keys, strict=True):
             for v, w in zip(k, new, strict=True):
@@ -497,6 +525,10 @@ class Uniform(SizeDistribution):
         n = _sample_count(n, 1, memory_budget, repr(self))
         return as_rng(seed).uniform(float(self.a), float(self.b), size=n)
 
+    def scaled(self, factor: object) -> Uniform:
+        f = _scale_factor(factor)
+        return Uniform(self.a * f, self.b * f)
+
 
 class Continuous(SizeDistribution):
     """A general continuous size distribution given by its cdf (PG21 Thm. 1).
@@ -588,6 +620,16 @@ class Continuous(SizeDistribution):
                 out[i] = self.quantile(float(v))
                 if i % 1024 == 0:
                     prog.update(i)
+        return out
+
+
+    def scaled(self, factor: object) -> Continuous:
+        f = float(_scale_factor(factor))
+        cdf, q, qvec = self._cdf, self._q, self._qvec
+        out = Continuous(lambda x: cdf(x / f), (self._lo * f, self._hi * f),
+                         None if q is None else (lambda u: f * q(u)), f"{self.name}*{f:g}")
+        if qvec is not None:
+            out._qvec = lambda u: f * qvec(u)
         return out
 
 
@@ -767,6 +809,9 @@ class Mixture(SizeDistribution):
             if m.any():
                 out[m] = c.sample(int(m.sum()), rng, memory_budget=memory_budget)
         return out
+
+    def scaled(self, factor: object) -> Mixture:
+        return Mixture([c.scaled(factor) for c in self.components], self.weights)
 
 
 def _linear_breakpoints(dist: SizeDistribution) -> list[Fraction] | None:

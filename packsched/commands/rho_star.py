@@ -155,7 +155,7 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
         "lower_exact": exact_text(lo_b.lo), "upper_exact": exact_text(hi_b.hi),
         "relative_gap": (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi),
         "bracket": True,
-        "certified": lo_b.lower.certified and hi_b.lower_rounded.certified,
+        "certified": lo_b.lower.certified and hi_b.upper.certified,
         "servers": args.servers, "method": "quantile-brackets",
         "lp_method": lo_b.lower.method, "level": levels,
         "levels_default": args.levels is None,
@@ -164,7 +164,7 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
         # by prices on the lower-rounded types (PG21 Thm. 1, first step of its proof)
         "mixture": [t.as_dict(lo_b.lower.sizes) for t in lo_b.lower.mixture],
         "mixture_of": f"upper-rounded types of {lo_b.name}",
-        "dual": hi_b.lower_rounded.dual, "dual_sizes": hi_b.lower_rounded.sizes,
+        "dual": hi_b.upper.dual, "dual_sizes": hi_b.upper.sizes,
         "dual_of": f"lower-rounded types of {hi_b.name}",
         "lemma2_bound": mean_size_bound(args.servers, inp.dist),
     }
@@ -185,15 +185,15 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]
         "relative_gap": b.gap, "bracket": True, "certified": b.certified,
         "servers": args.servers, "method": f"grid-bracket (1/{grid})",
         "lp_method": b.lower.method, "grid": grid,
-        "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.lower_rounded.sizes),
+        "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
         "lemma2_bound": b.lemma2,
         # PG21 Thm. 1 with grid cells: sizes rounded up give the lower bound (mixture),
         # sizes rounded down give the upper bound (dual prices)
         "mixture": [t.as_dict(b.lower.sizes) for t in b.lower.mixture],
         "mixture_of": "sizes rounded up to the grid",
-        "dual": b.lower_rounded.dual, "dual_sizes": b.lower_rounded.sizes,
+        "dual": b.upper.dual, "dual_sizes": b.upper.sizes,
         "dual_of": "sizes rounded down to the grid",
-        "seconds": b.lower.seconds + b.lower_rounded.seconds,
+        "seconds": b.lower.seconds + b.upper.seconds,
     }
 
 

@@ -128,9 +128,9 @@ def check_thm1(quick: bool) -> Verdict:
             paper = quantile_brackets(dist, n, servers=L, tight=False, start=n)[0]
             m = 2 ** (n + 1)
             predicted = float(lower_from_upper_quantile(paper.lower.value, L, m))
-            err = abs(predicted - paper.lower_rounded.value) / paper.lower_rounded.value
+            err = abs(predicted - paper.upper.value) / paper.upper.value
             item["identity_40"] = {"n": n, "rho_upper_rounded": paper.lower.value,
-                                   "rho_lower_rounded": paper.lower_rounded.value,
+                                   "rho_lower_rounded": paper.upper.value,
                                    "eq40_prediction": predicted, "relative_error": err}
             good &= err <= 1e-7
         ok &= good

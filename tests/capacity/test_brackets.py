@@ -235,28 +235,51 @@ def test_warm_started_levels_agree_with_cold_ones(spec, servers):
                                  method="column-generation")
         assert b.certified and cold.certified
         assert b.lower.value == pytest.approx(cold.lower.value, rel=1e-9)
-        assert b.lower_rounded.value == pytest.approx(cold.lower_rounded.value, rel=1e-9)
+        assert b.upper.value == pytest.approx(cold.upper.value, rel=1e-9)
 
 
-def test_rtol_skips_the_lower_rounded_lp_when_lemma2_closes_the_bracket():
+def test_rtol_stops_each_side_once_the_tolerance_is_met():
     """Uniform(0.1, 0.9) packs perfectly (rho* = Lemma 2 = 2 L): with rtol the
-    upper-rounded LP stops at (1 - rtol) Lemma 2 and the lower-rounded one is skipped."""
+    lower-rounded LP stops once it supports Lemma 2, the upper-rounded one at
+    (1 - rtol) Lemma 2; both intervals are proven and hold the full solve's optima."""
     dist = Uniform("0.1", "0.9")
     part = quantile_partition(dist, 8)
     b = partition_bracket(dist, part, rtol=1e-2)
-    assert b.upper is None and b.upper_from == "PG21 Lemma 2" and b.certified
-    assert b.lower.extra.get("stopped_at_target") and not b.lower.certified
+    assert b.upper_from == "PG21 Lemma 2" and b.certified
+    for side in (b.lower, b.upper):
+        assert side.extra.get("stopped_at_target") and not side.certified
     assert b.hi == 2 and 2 * (1 - 1e-2) <= float(b.lo) <= 2 and b.gap <= 1e-2
-    with pytest.raises(RuntimeError, match="was not solved"):
-        _ = b.lower_rounded
-    # the full solve: the stopped LP's proven interval contains its optimum
     full = partition_bracket(dist, part)
-    assert full.upper is not None and full.lower.certified
-    assert float(b.lower.lower) <= full.lower.value <= float(b.lower.upper) * (1 + 1e-12)
+    assert full.lower.certified and full.upper.certified
+    for stopped, solved in ((b.lower, full.lower), (b.upper, full.upper)):
+        assert float(stopped.lower) <= solved.value * (1 + 1e-12)
+        assert solved.value <= float(stopped.upper) * (1 + 1e-12)
     # a gap Lemma 2 cannot close (the law does not pack perfectly): both sides solved
     mix = from_spec(MIXTURE)
     both = partition_bracket(mix, quantile_partition(mix, 3), rtol=1e-9)
-    assert both.upper is not None and both.lower.certified
+    assert both.lower.certified and both.upper.certified
+
+
+def test_a_partition_that_cannot_close_the_bracket_stops_near_its_own_bound():
+    """X^(6) of Uniform(0.01, 0.19) on 5 servers: rounding up alone costs more than
+    rtol = 1e-3 (L / R-bar of the rounded law is below (1 - rtol) 50), so its LP stops
+    within rtol / 2 of that bound instead of solving to the optimum."""
+    dist = Uniform("0.01", "0.19")
+    part = quantile_partition(dist, 6)
+    b = partition_bracket(dist, part, servers=5, rtol=1e-3)
+    reach = 5 / (dist.mean() + F(18, 100) / 2 ** 8)  # cells of width 0.18 / 2^7
+    assert reach < F(4995, 100)
+    assert b.lower.status == "target reached" and b.certified
+    full = partition_bracket(dist, part, servers=5)
+    assert float(reach) * (1 - 5e-4) <= float(b.lo) <= full.lower.value * (1 + 1e-12)
+    assert full.lower.value <= float(reach) * (1 + 1e-12)
+
+
+def test_quantile_brackets_with_rtol_stop_at_the_first_level_that_closes():
+    dist = Uniform("0.1", "0.9")
+    brs = quantile_brackets(dist, 12, rtol=1e-3)
+    assert brs[-1].gap <= 1e-3 and all(b.gap > 1e-3 for b in brs[:-1])
+    assert all(b.certified and float(b.lo) <= 2 <= float(b.hi) for b in brs)
 
 
 def test_a_target_stop_is_a_proven_lower_bound():

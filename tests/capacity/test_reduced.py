@@ -126,3 +126,23 @@ def test_continuous_uniform_ratio():
 def test_bad_J_is_rejected():
     with pytest.raises(ValueError, match="J"):
         rho_vqs(Discrete(["0.4", "0.6"]), 1)
+
+
+@pytest.mark.parametrize(("dist", "capacity", "unit"), [
+    (Uniform("10", "90"), 100, Uniform("0.1", "0.9")),
+    (Discrete([4, 6]), 10, Discrete(["0.4", "0.6"])),
+])
+def test_capacity_is_the_unit_of_the_sizes(dist, capacity, unit):
+    """rho_vqs(F, J, capacity=C) is rho_vqs of F / C on unit servers, not of F itself."""
+    got = rho_vqs(dist, 3, levels=3, capacity=capacity)
+    want = rho_vqs(unit, 3, levels=3)
+    assert (got.lower, got.upper) == (want.lower, want.upper)
+    assert (got.rho_star_lower, got.rho_star_upper) == (want.rho_star_lower,
+                                                         want.rho_star_upper)
+    other = rho_vqs(dist.scaled(F(1, 2 * capacity)), 3, levels=3)
+    assert other.value > 1.5 * got.value
+
+
+def test_capacity_below_the_largest_size_is_refused():
+    with pytest.raises(ValueError, match="sizes up to 9/10 exceed the server capacity 0.8"):
+        rho_vqs(Uniform("0.1", "0.9"), 3, capacity="0.8")

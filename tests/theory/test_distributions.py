@@ -846,3 +846,41 @@ def test_sample_is_budgeted_before_allocating(d):
     assert d.sample(0).shape[0] == 0
     with pytest.raises(BudgetExceeded):
         d.sample(1000, memory_budget=1000)
+
+
+@pytest.mark.parametrize("dist", [
+    Uniform("10", "90"),
+    Uniform(10.0, 90.0),
+    Mixture([Uniform("20", "40"), Discrete(["50", "70"])], ["1/2", "1/2"]),
+    beta(2, 5, 0, 100),
+])
+def test_scaled_law_is_the_law_of_the_scaled_size(dist):
+    """R' = f R: F'(f x) = F(x), q'(u) = f q(u), E[R'] = f E[R]; exact laws stay exact."""
+    f = F(1, 100)
+    s = dist.scaled(f)
+    assert s.exact == dist.exact
+    for x in ["15", "30", "50", "60", "70", "89"]:
+        assert float(s.cdf(F(x) * f)) == pytest.approx(float(dist.cdf(F(x))), abs=1e-12)
+    for u in ["1/4", "1/2", "9/10"]:
+        assert float(s.quantile(F(u))) == pytest.approx(float(dist.quantile(F(u))) / 100,
+                                                        rel=1e-9)
+    assert float(s.mean()) == pytest.approx(float(dist.mean()) / 100, rel=1e-9)
+    lo, hi = s.support()
+    assert (float(lo), float(hi)) == pytest.approx(tuple(float(v) / 100
+                                                         for v in dist.support()))
+    assert np.all(s.sample(50, seed=3) <= float(hi))
+    with pytest.raises(ValueError, match="scale factor must be positive"):
+        dist.scaled(0)
+
+
+def test_unit_sizes_refuses_a_size_above_the_capacity():
+    from theory.distributions import unit_sizes
+
+    assert unit_sizes(Uniform("10", "90"), 100).support() == (F(1, 10), F(9, 10))
+    with pytest.raises(ValueError, match=r"sizes up to 90 exceed the server capacity 80"):
+        unit_sizes(Uniform("10", "90"), 80)
+    with pytest.raises(ValueError, match="one number for scalar sizes"):
+        unit_sizes(Uniform("10", "90"), [100, 100])
+    for bad in (0, -5, float("inf")):
+        with pytest.raises(ValueError, match="capacity must be"):
+            unit_sizes(Uniform("10", "90"), bad)
