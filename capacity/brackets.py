@@ -16,6 +16,7 @@ reported from the certified ends (``lower.lower`` and ``upper.upper``).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -186,32 +187,45 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
     that, this partition cannot close the bracket, and it stops within ``rtol / 2`` of
     that bound: a finer partition is needed anyway.
     """
-    lemma2 = mean_size_bound(servers, dist)
     up_warm = None if warm_start is None else warm_start.lower
     down_warm = None if warm_start is None else warm_start.upper
+
+    def side(rounding: str, target: float | None, warm: CapacityResult | None
+             ) -> CapacityResult:
+        return rounded_rho_star(dist, partition, rounding, servers=servers, method=method,
+                                max_types=max_types, target=target, warm_start=warm)
+
+    def up_mean() -> Number:
+        keys, probs = _rounded_law(dist, partition, "up")
+        return sum(k * p for k, p in zip(keys, probs, strict=True))
+
+    lemma2 = mean_size_bound(servers, dist)
+    lower, upper = _two_sides(
+        lambda target, warm: side("up", target, warm if warm is not None else up_warm),
+        lambda target: side("down", target, down_warm),
+        lemma2, lambda: mean_size_bound(servers, up_mean()), rtol)
+    return Bracket(partition, lower, upper, lemma2)
+
+
+def _two_sides(up: Callable[[float | None, CapacityResult | None], CapacityResult],
+               down: Callable[[float | None], CapacityResult], lemma2: Number,
+               reach: Callable[[], Number], rtol: float | None
+               ) -> tuple[CapacityResult, CapacityResult]:
+    """The upper- and lower-rounded LPs of a bracket, each solved only as far as
+    ``rtol`` needs (see :func:`partition_bracket`); ``up(target, warm)`` and
+    ``down(target)`` solve a side, ``reach()`` is Lemma 2 of the upper-rounded law."""
     if rtol is None:
-        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                                 max_types=max_types, warm_start=up_warm)
-        upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
-                                 max_types=max_types, warm_start=down_warm)
-        return Bracket(partition, lower, upper, lemma2)
+        return up(None, None), down(None)
     tol = _rtol(rtol)
-    upper = rounded_rho_star(dist, partition, "down", servers=servers, method=method,
-                             max_types=max_types, warm_start=down_warm,
-                             target=float(lemma2))
+    upper = down(float(lemma2))
     target = (1 - tol) * min(float(upper.upper), float(lemma2))
-    keys, probs = _rounded_law(dist, partition, "up")
-    reach = float(mean_size_bound(servers, sum(k * p for k, p in zip(keys, probs,
-                                                                      strict=True))))
-    closes = reach >= target
-    lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                             max_types=max_types, warm_start=up_warm,
-                             target=target if closes else reach * (1 - tol / 2))
+    bound = float(reach())
+    closes = bound >= target
+    lower = up(target if closes else bound * (1 - tol / 2), None)
     if closes and lower.extra.get("stopped_at_target") and float(lower.lower) < target:
         # the exactly checked mixture fell short of the float one: solve to the optimum
-        lower = rounded_rho_star(dist, partition, "up", servers=servers, method=method,
-                                 max_types=max_types, warm_start=lower)
-    return Bracket(partition, lower, upper, lemma2)
+        lower = up(None, lower)
+    return lower, upper
 
 
 def _rtol(rtol: object) -> float:
@@ -265,7 +279,8 @@ def quantile_brackets(
 
 
 def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
-                 method: str = "auto", max_types: int = MAX_LP_TYPES) -> Bracket:
+                 method: str = "auto", max_types: int = MAX_LP_TYPES,
+                 rtol: float | None = None) -> Bracket:
     """rho* bracketed on a grid of ``1/grid`` (capacity 1).
 
     Every size (every resource of a vector size) is rounded up, resp. down, to a
@@ -274,7 +289,8 @@ def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
     them). Many types merge, and pricing becomes an exact dynamic program over the grid,
     so the two LPs are fast even for a trace with hundreds of distinct sizes. The upper
     end is also capped by Lemma 2 (in every resource). A side with more than
-    ``max_types`` distinct rounded sizes is refused before its LP is built.
+    ``max_types`` distinct rounded sizes is refused before its LP is built. ``rtol``:
+    each LP is solved only as far as that relative gap needs (:func:`partition_bracket`).
 
     A scalar law with a density is bracketed on the grid cells ``((i-1)/G, i/G]`` over
     its support (:func:`partition_bracket` with :func:`theory.partitions.grid_partition`),
@@ -292,9 +308,10 @@ def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
                      what=f"the grid 1/{g} over the support [{_num(lo)}, {_num(hi)}]",
                      option="max_types", unit="cells", hint="a coarser grid has fewer cells")
         return partition_bracket(dist, grid_partition(g, lo, hi), servers=servers,
-                                 method=method, max_types=budget)
+                                 method=method, max_types=budget, rtol=rtol)
     sizes = dist.sizes if dist.dim > 1 else [(s,) for s in dist.sizes]
-    sides = []
+    caps = [1] * dist.dim if dist.dim > 1 else 1
+    lps = []
     for up in (True, False):
         merged: dict[tuple, Number] = {}
         for s, p in zip(sizes, dist.probs, strict=True):
@@ -310,11 +327,22 @@ def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
                      f"{'up' if up else 'down'})", option="max_types", unit="types",
                      hint="a coarser grid merges more sizes")
         keys = sorted(merged)
-        lp = ConfigurationLP.build([list(k) for k in keys], [merged[k] for k in keys],
-                                   [(1, servers)])
-        sides.append(solve_configuration_lp(lp, method=method, max_types=budget))
-    return Bracket(f"grid(1/{g})", sides[0], sides[1],
-                   mean_size_bound(servers, dist, [1] * dist.dim if dist.dim > 1 else 1))
+        lps.append(ConfigurationLP.build([list(k) for k in keys], [merged[k] for k in keys],
+                                         [(1, servers)]))
+
+    def up_mean() -> Number | list[Number]:
+        mean = [sum(r[i] * p for r, p in zip(lps[0].rows, lps[0].demand, strict=True))
+                for i in range(dist.dim)]
+        return mean if dist.dim > 1 else mean[0]
+
+    lemma2 = mean_size_bound(servers, dist, caps)
+    lower, upper = _two_sides(
+        lambda target, warm: solve_configuration_lp(lps[0], method=method, max_types=budget,
+                                                    target=target, warm_start=warm),
+        lambda target: solve_configuration_lp(lps[1], method=method, max_types=budget,
+                                              target=target),
+        lemma2, lambda: mean_size_bound(servers, up_mean(), caps), rtol)
+    return Bracket(f"grid(1/{g})", lower, upper, lemma2)
 
 
 def _round_to_grid(v: Number, grid: int, up: bool) -> Fraction:

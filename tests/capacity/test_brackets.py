@@ -11,8 +11,8 @@ from fractions import Fraction as F
 import pytest
 
 from capacity import rho_star
-from capacity.brackets import partition_bracket, quantile_brackets, rounded_rho_star
-from theory import Uniform, from_spec
+from capacity.brackets import grid_bracket, partition_bracket, quantile_brackets, rounded_rho_star
+from theory import Discrete, Uniform, from_spec
 from theory.bounds import lower_from_upper_quantile, quantile_bracket_gap
 from theory.partitions import partition_from_cuts, quantile_partition
 
@@ -295,3 +295,18 @@ def test_a_target_stop_is_a_proven_lower_bound():
     for bad in (float("nan"), -1.0):
         with pytest.raises(ValueError):
             solve_configuration_lp(lp, method="column-generation", target=bad)
+
+
+def test_grid_bracket_with_rtol_is_proven_and_no_wider_than_asked():
+    """Two resources on a grid of 1/40: with rtol each LP stops early, yet the bracket
+    holds the full one's ends and, when the grid can close it, meets the tolerance."""
+    d = Discrete([("0.31", "0.12"), ("0.22", "0.34"), ("0.13", "0.27"), ("0.4", "0.05")],
+                 ["1/4", "1/4", "1/4", "1/4"])
+    full = grid_bracket(d, 40)
+    for rtol in (0.2, 0.05):
+        fast = grid_bracket(d, 40, rtol=rtol)
+        assert fast.certified
+        assert float(fast.lo) <= float(full.lo) * (1 + 1e-12)
+        assert float(fast.hi) >= float(full.hi) * (1 - 1e-12)
+        if full.gap <= rtol / 2:
+            assert fast.gap <= rtol
