@@ -85,7 +85,8 @@ def rho_star(
 def bin_packing_lp(weights: Sequence[object], capacity: object, *,
                    method: str = "column-generation", unbounded: bool = True,
                    max_types: int = MAX_LP_TYPES,
-                   max_configurations: int = MAX_CONFIGURATIONS) -> CapacityResult:
+                   max_configurations: int = MAX_CONFIGURATIONS,
+                   unbounded_lp: CapacityResult | None = None) -> CapacityResult:
     """Gilmore-Gomory LP bound z_LP of a bin-packing instance (fractional bins).
 
     The standard bound (Gilmore & Gomory 1961; the one the bin-packing literature and
@@ -102,6 +103,10 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     ``distinct_weights``, the closed-form bounds ``l1 = ceil(sum w / C)`` and ``l2``
     (Martello & Toth 1990, :mod:`theory.bin_packing_bounds`), and
     ``lp_bins = ceil(z_lp)``, a lower bound on the optimum (like ``l2``).
+
+    ``unbounded_lp``: that LP over all patterns if the caller has solved it already
+    (``rho_star`` of the weights' empirical distribution at this capacity); refused
+    when its types or probabilities differ.
     """
     ws = to_numbers(weights, name="weights")
     if len(ws) == 0:
@@ -115,8 +120,15 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     # the LP over all patterns is solved first: it is reported (unbounded=True) and
     # its columns and prices start the bounded one, which differs from it only where
     # a pattern would hold more copies of a weight than the instance has
-    free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
-                    max_configurations=max_configurations)
+    if unbounded_lp is None:
+        free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
+                        max_configurations=max_configurations)
+    else:
+        given = dict(zip(unbounded_lp.sizes, unbounded_lp.demand, strict=True))
+        if unbounded_lp.servers != 1 or given != dict(zip(sizes, probs, strict=True)):
+            raise ValueError("unbounded_lp solves another LP: it must be rho_star of these "
+                             "weights' distribution on one server of this capacity")
+        free = unbounded_lp
     res = solve_configuration_lp(lp, method=method, max_types=max_types,
                                  max_configurations=max_configurations,
                                  warm_start=free if free.method == "column-generation" else None)

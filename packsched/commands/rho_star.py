@@ -119,7 +119,8 @@ def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], A
                              "one server each)")
         # rho* of the instance's weight distribution, and the instance's bin bounds
         res = rho_star(inp.dist, capacity=inp.capacity, **kw)
-        bins = bin_packing_lp(inp.weights, inp.capacity, unbounded=False, **kw)
+        bins = bin_packing_lp(inp.weights, inp.capacity, unbounded=False, unbounded_lp=res,
+                              **kw)
         z_free, z_free_bounds = fractional_bins(len(inp.weights), res)
         extra = {k: bins.extra[k] for k in ("z_lp", "z_lp_bounds", "items",
                                             "distinct_weights", "l1", "l2", "lp_bins")}

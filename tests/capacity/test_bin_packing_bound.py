@@ -288,3 +288,26 @@ def test_z_lp_lies_inside_its_certified_interval():
     ex = bin_packing_lp([10, 12, 13, 11, 14], 23, unbounded=False).extra
     lo, hi = ex["z_lp_bounds"]
     assert lo <= ex["z_lp"] <= hi and ex["z_lp"] == 3.0
+
+
+def test_an_unbounded_lp_the_caller_has_is_reused_and_checked():
+    """rho_star of the weights' distribution (what the CLI reports anyway) replaces the
+    unbounded solve inside bin_packing_lp: same bound; one of other weights, other
+    probabilities or more servers is refused."""
+    from capacity import rho_star
+    from theory.distributions import Discrete
+
+    ws = [23, 31, 31, 40, 47, 47, 47, 52, 61, 66, 70, 70]
+    counts = Counter(ws)
+    dist = Discrete.from_counts(sorted(counts), [counts[w] for w in sorted(counts)])
+    free = rho_star(dist, capacity=100)
+    ref = bin_packing_lp(ws, 100)
+    got = bin_packing_lp(ws, 100, unbounded_lp=free)
+    assert got.extra["z_lp"] == ref.extra["z_lp"]
+    assert got.extra["z_lp_unbounded"] == ref.extra["z_lp_unbounded"]
+    others = [rho_star(Discrete.from_counts(sorted(counts), [1] * len(counts)), capacity=100),
+              rho_star(Discrete([w for w in sorted(counts) if w != 23]), capacity=100),
+              rho_star(dist, capacity=100, servers=2)]
+    for bad in others:
+        with pytest.raises(ValueError, match="unbounded_lp solves another LP"):
+            bin_packing_lp(ws, 100, unbounded_lp=bad)
