@@ -183,9 +183,11 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
     only as far as that needs; both ends stay proven. The lower-rounded LP (solved
     first) stops once a checked mixture supports Lemma 2, which then is the upper end
     ``hi``. The upper-rounded LP stops once its mixture reaches ``(1 - rtol) hi``; if
-    even its own Lemma 2 bound (L over the rounded mean, which bounds it) is short of
-    that, this partition cannot close the bracket, and it stops within ``rtol / 2`` of
-    that bound: a finer partition is needed anyway.
+    even its own Lemma 2 bound b (L over the rounded mean, which bounds it) is short of
+    that, this partition cannot close the bracket (a finer one is needed), and it stops
+    within ``max(rtol, g / 10) / 2`` of b, where ``g = 1 - b / hi`` is the gap that
+    rounding alone leaves: the bracket is then at most about g / 20 wider than the
+    best this partition can give.
     """
     up_warm = None if warm_start is None else warm_start.lower
     down_warm = None if warm_start is None else warm_start.upper
@@ -218,10 +220,14 @@ def _two_sides(up: Callable[[float | None, CapacityResult | None], CapacityResul
         return up(None, None), down(None)
     tol = _rtol(rtol)
     upper = down(float(lemma2))
-    target = (1 - tol) * min(float(upper.upper), float(lemma2))
+    hi = min(float(upper.upper), float(lemma2))
+    target = (1 - tol) * hi
     bound = float(reach())
     closes = bound >= target
-    lower = up(target if closes else bound * (1 - tol / 2), None)
+    # rounding alone leaves a gap of at least 1 - bound / hi here: the LP's own error
+    # is kept to a twentieth of that (and to rtol / 2)
+    slack = max(tol, (1 - bound / hi) / 10) / 2
+    lower = up(target if closes else bound * (1 - slack), None)
     if closes and lower.extra.get("stopped_at_target") and float(lower.lower) < target:
         # the exactly checked mixture fell short of the float one: solve to the optimum
         lower = up(None, lower)
