@@ -303,6 +303,8 @@ def grid_bracket(dist: SizeDistribution, grid: int, *, servers: int = 1,
     refused before the cells are built when they exceed ``max_types``.
     """
     g = positive_int(grid, name="grid")
+    if rtol is not None:
+        _rtol(rtol)
     server_count(servers)
     require_distribution(dist)
     budget = positive_int(max_types, name="max_types")

@@ -124,6 +124,9 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
         free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
                         max_configurations=max_configurations)
     else:
+        if not isinstance(unbounded_lp, CapacityResult):
+            raise TypeError(f"unbounded_lp must be the CapacityResult of rho_star, got "
+                            f"{type(unbounded_lp).__name__}")
         given = dict(zip(unbounded_lp.sizes, unbounded_lp.demand, strict=True))
         if unbounded_lp.servers != 1 or given != dict(zip(sizes, probs, strict=True)):
             raise ValueError("unbounded_lp solves another LP: it must be rho_star of these "

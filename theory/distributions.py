@@ -41,6 +41,7 @@ __all__ = [
     "beta",
     "from_spec",
     "as_rng",
+    "unit_sizes",
 ]
 
 #: Tolerance on ``sum(probs) == 1`` for float probabilities (exact for rationals).
@@ -180,8 +181,9 @@ def unit_sizes(dist: SizeDistribution, capacity: object) -> SizeDistribution:
     if isinstance(capacity, list | tuple | np.ndarray):
         raise ValueError(f"capacity must be one number for scalar sizes, got {capacity!r}")
     cap = to_number(capacity, name="capacity")
-    if not (cap > 0 and math.isfinite(cap)):
+    if not cap > 0:
         raise ValueError(f"capacity must be positive and finite, got {capacity!r}")
+    to_float_checked(cap, "capacity")
     out = dist if cap == 1 else dist.scaled(1 / cap)
     hi = out.support()[1]
     if hi > 1:

@@ -311,3 +311,5 @@ def test_an_unbounded_lp_the_caller_has_is_reused_and_checked():
     for bad in others:
         with pytest.raises(ValueError, match="unbounded_lp solves another LP"):
             bin_packing_lp(ws, 100, unbounded_lp=bad)
+    with pytest.raises(TypeError, match="unbounded_lp must be the CapacityResult"):
+        bin_packing_lp(ws, 100, unbounded_lp=2.0)

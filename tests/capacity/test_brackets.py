@@ -302,11 +302,16 @@ def test_grid_bracket_with_rtol_is_proven_and_no_wider_than_asked():
     holds the full one's ends and, when the grid can close it, meets the tolerance."""
     d = Discrete([("0.31", "0.12"), ("0.22", "0.34"), ("0.13", "0.27"), ("0.4", "0.05")],
                  ["1/4", "1/4", "1/4", "1/4"])
-    full = grid_bracket(d, 40)
+    cg = "column-generation"  # enumeration would solve every LP whole
+    full = grid_bracket(d, 40, method=cg)
     for rtol in (0.2, 0.05):
-        fast = grid_bracket(d, 40, rtol=rtol)
+        fast = grid_bracket(d, 40, rtol=rtol, method=cg)
         assert fast.certified
         assert float(fast.lo) <= float(full.lo) * (1 + 1e-12)
         assert float(fast.hi) >= float(full.hi) * (1 - 1e-12)
         if full.gap <= rtol / 2:
             assert fast.gap <= rtol
+    # a loose tolerance stops both LPs early, and the bracket is still within it
+    loose = grid_bracket(d, 40, rtol=0.2, method=cg)
+    assert loose.lower.status == loose.upper.status == "target reached"
+    assert full.gap < loose.gap <= 0.2

@@ -881,6 +881,6 @@ def test_unit_sizes_refuses_a_size_above_the_capacity():
         unit_sizes(Uniform("10", "90"), 80)
     with pytest.raises(ValueError, match="one number for scalar sizes"):
         unit_sizes(Uniform("10", "90"), [100, 100])
-    for bad in (0, -5, float("inf")):
-        with pytest.raises(ValueError, match="capacity must be"):
+    for bad in (0, -5, float("inf"), 10**400):
+        with pytest.raises(ValueError, match="capacity"):
             unit_sizes(Uniform("10", "90"), bad)
