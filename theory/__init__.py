@@ -39,7 +39,7 @@ _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
         "feasible_configurations", "maximal_configurations", "MAX_J", "ReducedSet",
         "reduced_configurations"),
     "distributions": ("SizeDistribution", "Discrete", "Uniform", "Continuous", "Mixture",
-        "empirical", "beta", "from_spec", "as_rng"),
+        "empirical", "beta", "from_spec", "as_rng", "unit_sizes"),
     "job_files": ("JOB_COLUMNS", "CLUSTER_COLUMNS", "read_jobs", "write_jobs", "read_cluster",
         "write_cluster", "read_instance"),
     "job_sets": ("JobSet", "Machines", "require_integers", "check_fits"),
