@@ -87,9 +87,8 @@ class MasterLP:
 
         These are the primal side of dual-optimal inequalities ``y_i >= y_j + ...``
         (Ben Amor, Desrosiers & Valerio de Carvalho, Oper. Res. 54, 2006): valid
-        whenever s_j + ... <= s_i, they stabilise column generation. Remove them with
-        :meth:`drop_transfers` before the final iterations so the mixture is pure, or
-        carry out the moves in the configurations themselves (putting j, ... where
+        whenever s_j + ... <= s_i, they stabilise column generation. The moves are
+        carried out in the configurations themselves at the end (putting j, ... where
         an i was keeps a configuration feasible).
         """
         if not pairs:
@@ -122,12 +121,6 @@ class MasterLP:
         x = np.asarray(amounts, dtype=float)
         return (np.bincount(dst, weights=x[owner], minlength=self.T)
                 - np.bincount(src, weights=x, minlength=self.T))
-
-    def drop_transfers(self) -> None:
-        """Fix every transfer column at zero."""
-        if self._transfer:
-            ix = np.array(self._transfer, dtype=np.int32)
-            self.h.changeColsBounds(len(ix), ix, np.zeros(len(ix)), np.zeros(len(ix)))
 
     def add_columns(self, cls: int, configs: np.ndarray) -> None:
         """Add configurations (rows of ``configs``) of server class ``cls``."""
