@@ -11,10 +11,11 @@ from proofs_checks.registry import (
     Verdict,
     all_checks,
     get_check,
+    iter_results,
     register,
     run_check,
     run_checks,
 )
 
 __all__ = ["ERRATA", "VERDICTS", "Check", "CheckResult", "Erratum", "Verdict", "all_checks",
-           "get_check", "register", "run_check", "run_checks"]
+           "get_check", "iter_results", "register", "run_check", "run_checks"]

@@ -9,14 +9,17 @@ be able to fail: it compares measured numbers against the paper's bound.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_check",
-           "run_check", "run_checks", "select_checks", "VERDICTS", "METHODS"]
+           "run_check", "run_checks", "iter_results", "select_checks", "VERDICTS",
+           "METHODS"]
 
 VERDICTS = ("holds", "violated", "inconclusive")
 METHODS = ("exact", "LP", "exhaustive", "property", "simulation", "counterexample")
@@ -141,9 +144,38 @@ def select_checks(*, paper: str | None = None, claim: str | None = None,
     return checks
 
 
+def _run_by_id(id: str, quick: bool) -> CheckResult:
+    return run_check(get_check(id), quick=quick)
+
+
+def iter_results(checks: list[Check], *, quick: bool = False,
+                 jobs: int = 1) -> Iterator[CheckResult]:
+    """The results of ``checks``, in their order, as they become available.
+
+    ``jobs > 1`` runs them in that many fresh worker processes (spawned, so a worker
+    starts from the registered catalogue, not from this process's state). Every check
+    seeds its own randomness, so the verdicts and evidence do not depend on ``jobs``;
+    only the seconds do (workers compile their own numba kernels)."""
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
+    if jobs == 1 or len(checks) <= 1:
+        for c in checks:
+            yield run_check(c, quick=quick)
+        return
+    known = {c.id for c in all_checks()}
+    if any(c.id not in known for c in checks):
+        raise ValueError("checks run in worker processes must be registered ones")
+    with ProcessPoolExecutor(max_workers=min(jobs, len(checks)),
+                             mp_context=multiprocessing.get_context("spawn")) as pool:
+        futures = [pool.submit(_run_by_id, c.id, quick) for c in checks]
+        for f in futures:
+            yield f.result()
+
+
 def run_checks(*, paper: str | None = None, claim: str | None = None,
-               quick: bool = False) -> list[CheckResult]:
+               quick: bool = False, jobs: int = 1) -> list[CheckResult]:
     """Run the catalogue, filtered by paper key or claim id (``--quick``: quick checks,
-    each in its reduced form); the filter is :func:`select_checks`."""
-    return [run_check(c, quick=quick) for c in select_checks(paper=paper, claim=claim,
-                                                            quick=quick)]
+    each in its reduced form); the filter is :func:`select_checks`, ``jobs`` as in
+    :func:`iter_results`."""
+    return list(iter_results(select_checks(paper=paper, claim=claim, quick=quick),
+                             quick=quick, jobs=jobs))

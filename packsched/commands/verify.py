@@ -4,6 +4,8 @@ is violated) or list them; an unknown claim id or paper key is an error either w
 from __future__ import annotations
 
 import argparse
+import os
+import time
 from collections import Counter
 from fractions import Fraction
 from typing import Any
@@ -23,6 +25,9 @@ def add_parser(sub: Any) -> None:
     v.add_argument("--claim", metavar="ID",
                    help="only this claim id (e.g. PG21.Thm3) and its sub-claims")
     v.add_argument("--quick", action="store_true", help="quick checks in their reduced form")
+    v.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="run the checks in N worker processes (default: one per CPU; 1 runs "
+                        "them in this process); verdicts do not depend on it")
     v.add_argument("--list", action="store_true",
                    help="list the checks (id, location, statement) without running them")
     v.add_argument("--json", action="store_true",
@@ -96,12 +101,16 @@ def run(args: argparse.Namespace) -> int:
         return _list(checks, args)
     if not args.json:
         note(f"running {len(checks)} check(s) ...")
+    jobs = args.jobs if args.jobs is not None else max(1, os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
     rows: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
     with stdout_to_stderr(args.json), Progress("verify", total=len(checks), unit="checks") as p:
-        for c in checks:
-            p.update(len(rows), note=f"running {c.id}")
-            rows.append(reg.run_check(c, quick=args.quick).as_dict())
-            p.update(len(rows))
+        for r in reg.iter_results(checks, quick=args.quick, jobs=jobs):
+            rows.append(r.as_dict())
+            p.update(len(rows), note=f"{rows[-1]['id']} done")
+    wall = time.perf_counter() - t0
     counts = Counter(r["verdict"] for r in rows)
     if args.json:
         emit_json(rows)
@@ -113,5 +122,6 @@ def run(args: argparse.Namespace) -> int:
                   f"{_evidence_line(r['evidence'])}")
         total = sum(r["seconds"] for r in rows)
         print(f"{len(rows)} check(s): {counts['holds']} holds, {counts['violated']} violated, "
-              f"{counts['inconclusive']} inconclusive ({total:.1f} s)")
+              f"{counts['inconclusive']} inconclusive ({total:.1f} s of checks, "
+              f"{wall:.1f} s wall, {jobs} job{'s' if jobs > 1 else ''})")
     return EXIT_VIOLATED if counts["violated"] else EXIT_OK

@@ -292,8 +292,8 @@ def test_verify_violated_exit_code(capsys, monkeypatch):
             return [SimpleNamespace(id=f"X.{v}", verdict=v) for v in cls.verdicts]
 
         @staticmethod
-        def run_check(check, **_kw):
-            return FakeResult(check.verdict)
+        def iter_results(checks, **_kw):
+            return (FakeResult(check.verdict) for check in checks)
 
     monkeypatch.setattr(verify, "registry", lambda: FakeRegistry)
     assert main(["verify", "--json"]) == 1

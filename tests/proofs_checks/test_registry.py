@@ -140,3 +140,34 @@ def test_lemma3_search_reports_its_lowest_ratio():
     assert v.verdict == "holds"
     assert 2 / 3 - 1e-9 <= v.evidence["search_lowest_ratio"] < 0.9
     assert np.isfinite(v.evidence["lowest_ratio_random"])
+
+
+def test_checks_in_worker_processes_give_the_same_verdicts_and_evidence():
+    """``jobs=2`` (what ``verify`` uses on two cores) only changes where checks run: the
+    results come back in catalogue order with the verdicts and evidence of ``jobs=1``."""
+    from proofs_checks import iter_results
+
+    checks = [get_check(c) for c in ("PG21.Def6", "PG18.TableI", "PG21.Prop2")]
+    here = list(iter_results(checks, quick=True, jobs=1))
+    there = list(iter_results(checks, quick=True, jobs=2))
+    assert [r.id for r in there] == [c.id for c in checks]
+    for a, b in zip(here, there, strict=True):
+        assert (a.verdict, json.dumps(a.evidence, default=str, sort_keys=True)) == (
+            b.verdict, json.dumps(b.evidence, default=str, sort_keys=True))
+
+
+@pytest.mark.parametrize("jobs", [0, -1, 1.5, True])
+def test_jobs_must_be_a_positive_integer(jobs):
+    from proofs_checks import iter_results
+
+    with pytest.raises(ValueError, match="jobs"):
+        list(iter_results([get_check("PG21.Def6")], jobs=jobs))
+
+
+def test_unregistered_checks_do_not_go_to_workers():
+    from proofs_checks import iter_results
+
+    c = get_check("PG21.Def6")
+    fake = type(c)("X.Unregistered", c.paper, c.location, c.statement, c.method, c.func)
+    with pytest.raises(ValueError, match="registered"):
+        list(iter_results([c, fake], jobs=2))
