@@ -463,8 +463,9 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
                     members.append([int(j)])
         distinct = list(dict.fromkeys(tuple(m) for m in members))  # in FFD order
         K = np.zeros((len(distinct), lp.T), dtype=np.int64)
-        for r, m in enumerate(distinct):
-            np.add.at(K[r], list(m), 1)
+        if distinct:
+            rows = np.repeat(np.arange(len(distinct)), [len(m) for m in distinct])
+            np.add.at(K, (rows, np.concatenate(distinct)), 1)
         out.append(K)
     return out
 
