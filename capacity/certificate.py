@@ -34,7 +34,7 @@ from capacity.knapsack import (
     knapsack_exact,
     split_item_count,
 )
-from capacity.result import MixtureTerm
+from capacity.result import CERT_RTOL, MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
 
 if TYPE_CHECKING:
@@ -42,9 +42,6 @@ if TYPE_CHECKING:
 
 __all__ = ["Certificate", "certify", "exact_optimum", "CERT_RTOL"]
 
-#: Relative width below which a certified interval [lower, upper] counts as a proof
-#: of the optimum.
-CERT_RTOL = 1e-7
 #: Slack added to the float knapsack maximum before it is proven as a price bound.
 _BETA_SLACK = 1e-11
 #: Most types for which huge-denominator rationals are checked by exact rational search.

@@ -23,7 +23,7 @@ from functools import partial
 import numpy as np
 
 from capacity._lp_highs import MasterLP
-from capacity.certificate import certify, exact_optimum
+from capacity.certificate import CERT_RTOL, certify, exact_optimum
 from capacity.knapsack import (
     DP01_TABLE_BYTES,
     DP_MAX_CAPACITY,
@@ -493,6 +493,22 @@ def _mixture_value(master: MasterLP, sol, d: np.ndarray) -> float:
     return float(np.min(_supply(master, sol)[pos] / d[pos]))
 
 
+def lemma2_bound(lp: ConfigurationLP) -> tuple[Number, int] | None:
+    """PG21 Lemma 2 for this LP: t <= sum_c L_c C_cr / sum_j d_j s_jr in every resource r
+    (a configuration's sizes sum to at most its capacity); the smallest such bound (a
+    Fraction for exact inputs) and its resource, None when no resource has demand."""
+    best: tuple[Number, int] | None = None
+    for r in range(lp.D):
+        load = sum((lp.demand[j] * lp.rows[j][r] for j in range(lp.T)), Fraction(0))
+        if load > 0:
+            room = sum((lp.counts[c] * lp.caps[c][r] for c in range(len(lp.caps))),
+                       Fraction(0))
+            b = room / load
+            if best is None or b < best[0]:
+                best = (b, r)
+    return best
+
+
 def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]:
     """The master's mixture with its transfers carried out in the configurations.
 
@@ -709,7 +725,8 @@ def solve_configuration_lp(
                 cols = _enumerate_columns(lp, min(enumerate_limit, max_configurations))
             except ValueError:
                 chosen = "column-generation"
-    unproven = reached = False
+    unproven = reached = at_lemma2 = False
+    l2 = lemma2_bound(lp)
     if chosen == "enumerate":
         if method == "enumerate":
             cols = _enumerate_columns(lp, max_configurations)
@@ -743,6 +760,9 @@ def solve_configuration_lp(
             if target < 0:
                 raise ValueError(f"target must be >= 0, got {target}")
         seen = {_column_key(c, k) for c, k in master.columns}
+        # a mixture within 1e-9 of PG21 Lemma 2 is optimal to 1e-9, and prices
+        # proportional to the sizes prove it: the LP's own dual tail is not needed
+        stop_at = None if l2 is None else float(l2[0]) * (1 - 1e-9)
         small = lp.T <= 20
         pricers = [_Pricer(W, C[c], integral,
                            None if exact_fits is None else partial(exact_fits, c),
@@ -765,6 +785,9 @@ def solve_configuration_lp(
             sol = master.solve()
             if target is not None and _mixture_value(master, sol, d) >= target * (1 + 1e-9):
                 reached = True
+                break
+            if stop_at is not None and _mixture_value(master, sol, d) >= stop_at:
+                at_lemma2 = True
                 break
             rc = master.reduced_costs()
             idle = np.concatenate([idle[:len(rc)], np.zeros(len(rc) - min(len(idle), len(rc)),
@@ -842,8 +865,9 @@ def solve_configuration_lp(
             for (c, k), p in zip(master.columns, sol.p, strict=True)
             if p > 1e-13
         ]
-    cert = certify(lp, mixture, sol.y) if certify_result else None
-    exact_value = exact_optimum(lp, mixture, sol.y) if certify_result else None
+    y = W[:, l2[1]].astype(float) if at_lemma2 and l2 is not None else sol.y
+    cert = certify(lp, mixture, y) if certify_result else None
+    exact_value = exact_optimum(lp, mixture, y) if certify_result else None
     seconds = time.perf_counter() - t0
     dual_bound: list[Number]
     if cert is None:
@@ -860,6 +884,10 @@ def solve_configuration_lp(
             msg = "exact rational optimum (rational reconstruction, both bounds equal)"
         dual, dual_bound = cert.dual, cert.dual_bound
     extra: dict = {}
+    if at_lemma2:
+        msg = ("column generation stopped at PG21 Lemma 2's bound (prices proportional to "
+               "the sizes): " + msg)
+        extra["stopped_at_lemma2"] = True
     if reached:
         msg = (f"column generation stopped at the target {target:.10g}: the interval is "
                f"proven, the optimum is not; " + msg)
@@ -868,7 +896,7 @@ def solve_configuration_lp(
     if chosen != "enumerate" and unproven:
         msg = ("column generation stopped: the pricing search exceeded its budget, so the "
                "LP optimum is not proven; " + msg)
-        certified = certified and float(upper) - float(lower) <= 1e-7 * float(upper)
+        certified = certified and float(upper) - float(lower) <= CERT_RTOL * float(upper)
     return CapacityResult(
         value=sol.t,
         lower=lower,

@@ -10,6 +10,10 @@ import numpy as np
 
 from theory.numbers import Number
 
+#: Relative width below which a certified interval [lower, upper] counts as a proof
+#: of the optimum (re-exported by :mod:`capacity.certificate`).
+CERT_RTOL = 1e-7
+
 __all__ = ["MixtureTerm", "CapacityResult", "jsonable", "lemma2_cap", "cap_by_lemma2"]
 
 
@@ -147,8 +151,19 @@ def lemma2_cap(lower: Number, upper: Number, bound: Number | None) -> tuple[Numb
 
 def cap_by_lemma2(res: CapacityResult, bound: Number) -> CapacityResult:
     """``res`` with its upper end capped by Lemma 2; ``extra`` records ``lemma2_bound``
-    and ``upper_from`` (``"Lemma 2"`` or ``"LP dual"``)."""
+    and ``upper_from`` (``"Lemma 2"`` or ``"LP dual"``).
+
+    Lemma 2 is a proof on its own, so a cap that brings the proven interval within
+    ``CERT_RTOL`` certifies the answer even when the LP prices alone did not (an LP
+    whose optimum sits at L C / R-bar, where the dual search stops a hair short)."""
     upper, capped = lemma2_cap(res.lower, res.upper, bound)
     extra = {**res.extra, "lemma2_bound": bound,
              "upper_from": "Lemma 2" if capped else "LP dual"}
-    return replace(res, upper=upper, extra=extra)
+    certified, message = res.certified, res.message
+    # lower is proven whatever the certificate said (a failed primal check leaves 0)
+    if capped and not certified and float(res.lower) > 0 and (
+            float(upper) - float(res.lower) <= CERT_RTOL * max(1.0, float(upper))):
+        certified = True
+        message = (f"certified by PG21 Lemma 2: the primal lower end is within {CERT_RTOL:g} "
+                   f"(relative) of L C / R-bar; the LP prices alone: " + message)
+    return replace(res, upper=upper, certified=certified, message=message, extra=extra)

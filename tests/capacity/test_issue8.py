@@ -61,6 +61,29 @@ def test_cap_by_lemma2_is_recorded_and_exact():
     assert cap_by_lemma2(loose, Fraction(1, 2)).upper == 5  # never below the lower end
 
 
+def test_lemma2_cap_certifies_only_a_closed_interval():
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from capacity import rho_star
+    from capacity.result import CERT_RTOL, cap_by_lemma2
+
+    res = rho_star(["0.4", "0.6"])
+    bound = Fraction(2)
+    near = bound * (1 - Fraction(CERT_RTOL) / 2)
+    loose = replace(res, lower=near, upper=Fraction(3), certified=False, message="wide")
+    capped = cap_by_lemma2(loose, bound)
+    assert capped.certified and capped.upper == bound
+    assert "Lemma 2" in capped.message and capped.message.endswith("wide")
+    # a lower end further than CERT_RTOL from the cap proves nothing more
+    far = replace(loose, lower=bound * (1 - 3 * Fraction(CERT_RTOL)))
+    assert not cap_by_lemma2(far, bound).certified
+    # a failed primal check (lower end 0) is never certified by the cap
+    assert not cap_by_lemma2(replace(loose, lower=Fraction(0)), Fraction(0)).certified
+    # the cap does not apply when the dual end is already below it
+    assert not cap_by_lemma2(loose, Fraction(4)).certified
+
+
 def test_every_interval_is_within_lemma2():
     import random
 
