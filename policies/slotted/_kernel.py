@@ -12,8 +12,9 @@ packing sizes max(size, cap / 2^J) and their sum.
 
 Data structures (all exact reformulations of the papers' linear scans):
 
-* queued jobs by size: sizes are rank-compressed once; a count tree over ranks answers
-  "the largest queued job of size <= r" (BF-S, PG21 IV-A) in O(log n), with FIFO
+* queued jobs by size: sizes are rank-compressed once; a 64-ary bit tree over the
+  non-empty ranks (a few cache lines per query, 1/64 of a byte per rank) answers
+  "the largest queued job of size <= r" (BF-S, PG21 IV-A) in O(log_64 n), with FIFO
   lists per rank (ties go to the earliest arrival); a range restriction gives the
   same query inside one virtual queue (VQS-BF step ii, PG21 VI);
 * queued jobs by arrival: a min-size tree over job ids answers "the first queued job
@@ -88,32 +89,6 @@ def _pow2(n):
 
 
 @njit(cache=True)
-def _count_add(tree, P, i, d):
-    node = i + P
-    while node >= 1:
-        tree[node] += d
-        node >>= 1
-
-
-@njit(cache=True)
-def _rightmost_nonzero(tree, P, hi):
-    """Largest leaf index <= hi with a positive count, or -1."""
-    if hi < 0:
-        return -1
-    node = hi + P
-    if tree[node] > 0:
-        return hi
-    while node > 1:
-        if (node & 1) == 1 and tree[node - 1] > 0:
-            node -= 1
-            while node < P:
-                node = 2 * node + 1 if tree[2 * node + 1] > 0 else 2 * node
-            return node - P
-        node >>= 1
-    return -1
-
-
-@njit(cache=True)
 def _max_set(tree, P, i, v):
     node = i + P
     tree[node] = v
@@ -174,6 +149,94 @@ def _min_set(tree, P, i, v):
 
 
 @njit(cache=True)
+def _hibit(x):
+    """Index of the highest set bit of a nonzero int64 word (bit 63 is the sign bit)."""
+    if x < 0:
+        return 63
+    n = 0
+    if x >= 4294967296:
+        x >>= 32
+        n += 32
+    if x >= 65536:
+        x >>= 16
+        n += 16
+    if x >= 256:
+        x >>= 8
+        n += 8
+    if x >= 16:
+        x >>= 4
+        n += 4
+    if x >= 4:
+        x >>= 2
+        n += 2
+    if x >= 2:
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _bit_levels(R):
+    """Word offsets of a 64-ary bit tree over R leaves (level 0 first, root word last)."""
+    nlev = 1
+    w = (R + 63) >> 6
+    while w > 1:
+        w = (w + 63) >> 6
+        nlev += 1
+    off = np.empty(nlev + 1, np.int64)
+    off[0] = 0
+    w = (R + 63) >> 6
+    for lev in range(nlev):
+        off[lev + 1] = off[lev] + max(w, 1)
+        w = (w + 63) >> 6
+    return off
+
+
+@njit(cache=True)
+def _bit_set(bits, off, i):
+    """Mark leaf i non-empty: set its bit, and its parents' while they were empty."""
+    for lev in range(off.shape[0] - 1):
+        w = off[lev] + (i >> 6)
+        was = bits[w]
+        bits[w] = was | (1 << (i & 63))
+        if was != 0:
+            return
+        i >>= 6
+
+
+@njit(cache=True)
+def _bit_clear(bits, off, i):
+    """Mark leaf i empty: clear its bit, and its parents' while they become empty."""
+    for lev in range(off.shape[0] - 1):
+        w = off[lev] + (i >> 6)
+        bits[w] &= ~(1 << (i & 63))
+        if bits[w] != 0:
+            return
+        i >>= 6
+
+
+@njit(cache=True)
+def _bit_prev(bits, off, hi):
+    """Largest non-empty leaf <= hi, or -1: a 64-ary bit tree keeps the search in a few
+    cache lines (a binary count tree over 2^20 ranks misses the cache at every level)."""
+    if hi < 0:
+        return -1
+    i = hi
+    nlev = off.shape[0] - 1
+    for lev in range(nlev):
+        w = i >> 6
+        word = bits[off[lev] + w] & ((2 << (i & 63)) - 1)
+        if word != 0:
+            i = (w << 6) + _hibit(word)
+            for dl in range(lev - 1, -1, -1):
+                i = (i << 6) + _hibit(bits[off[dl] + i])
+            return i
+        if w == 0:
+            return -1
+        i = w - 1
+    return -1
+
+
+@njit(cache=True)
 def _leftmost_leq(tree, P, x):
     """Smallest leaf index whose value is <= x, or -1 (min tree)."""
     if tree[1] > x:
@@ -218,7 +281,8 @@ STATE = _StateType([
     ("rsize", _F1), ("hol_skip", types.boolean), ("vtree", _F1), ("PV", types.int64),
     ("opos", _I1),
     # queue
-    ("state", types.int8[::1]), ("rtree", _I1), ("PR", types.int64), ("rhead", _I1),
+    ("state", types.int8[::1]), ("rbits", _I1), ("roff", _I1), ("rcnt", _I1),
+    ("qn", types.int64), ("rhead", _I1),
     ("rtail", _I1), ("rnext", _I1), ("jtree", _F1), ("PN", types.int64),
     ("order", _I1), ("tstart", _I1), ("thead", _I1), ("qcnt", _I1), ("tlo", _I1),
     ("thi", _I1), ("qacc", _F1),
@@ -319,7 +383,7 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         size, rank, rank_vals = _packing_sizes(size, rank, rank_vals,
                                                cap[0] / 2.0 ** (ntypes // 2))
     R = rank_vals.shape[0]
-    PR = _pow2(max(R, 1))
+    roff = _bit_levels(max(R, 1))
     PN = _pow2(max(n, 1)) if track_jobs else 1
     tstart = np.zeros(ntypes + 1, np.int64)
     for j in range(n):
@@ -368,8 +432,10 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.PV = PV
     S.opos = opos
     S.state = np.zeros(n, np.int8)
-    S.rtree = np.zeros(2 * PR, np.int64)
-    S.PR = PR
+    S.rbits = np.zeros(roff[-1], np.int64)
+    S.roff = roff
+    S.rcnt = np.zeros(max(R, 1), np.int64)
+    S.qn = 0
     S.rhead = np.full(max(R, 1), -1, np.int64)
     S.rtail = np.full(max(R, 1), -1, np.int64)
     S.rnext = np.full(n, -1, np.int64)
@@ -498,7 +564,10 @@ def _enqueue(S, j):
     else:
         S.rnext[S.rtail[r]] = j
     S.rtail[r] = j
-    _count_add(S.rtree, S.PR, r, _ONE)
+    S.qn += 1
+    S.rcnt[r] += 1
+    if S.rcnt[r] == 1:
+        _bit_set(S.rbits, S.roff, r)
     S.qcnt[S.jtype[j]] += 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, S.size[j])
@@ -513,7 +582,10 @@ def _place(S, j, l, t):
     s = S.size[j]
     S.state[j] = STARTED
     r = S.rank[j]
-    _count_add(S.rtree, S.PR, r, -_ONE)
+    S.qn -= 1
+    S.rcnt[r] -= 1
+    if S.rcnt[r] == 0:
+        _bit_clear(S.rbits, S.roff, r)
     if S.rhead[r] == j:
         S.rhead[r] = S.rnext[j]
     S.qcnt[S.jtype[j]] -= 1
@@ -559,10 +631,12 @@ def _depart(S, j, t):
 @njit(cache=True)
 def _largest_fitting(S, lo, hi, room):
     """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
+    if S.qn == 0:
+        return -1
     top = np.searchsorted(S.rank_vals, room, side="right") - 1
     if top > hi:
         top = hi
-    r = _rightmost_nonzero(S.rtree, S.PR, top)
+    r = _bit_prev(S.rbits, S.roff, top)
     if r < lo or r < 0:
         return -1
     j = S.rhead[r]
@@ -739,7 +813,7 @@ def _queued_resource(S):
 def _end_slot(S, t, b0, out_qlen, out_qres, out_busy):
     """(3) Record the queue after scheduling; (4) departures at the end of slot t, in
     increasing job id; the servers with a departure go to ``S.dlist[:S.nd]``."""
-    out_qlen[t] = S.rtree[1]
+    out_qlen[t] = S.qn
     out_qres[t] = S.qacc[0] + S.qacc[1]
     _kahan_add(S.busy, b0 - out_qres[t])
     out_busy[t] = S.busy[0] + S.busy[1]
