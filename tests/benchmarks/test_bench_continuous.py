@@ -1,0 +1,27 @@
+"""``benchmarks/bench_continuous.py`` on a tiny grid: one row per case, the JSON written,
+and an unknown policy refused."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import benchmarks.bench_continuous as bench
+
+
+def test_tiny_grid_writes_one_row_per_case(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    assert bench.main(["--policies", "bfjs,fifoff", "--laws", "small", "--servers", "5",
+                       "--intensities", "0.5,1.1", "--jobs", "2000", "--json", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [(r["policy"], r["intensity"]) for r in rows] == [
+        ("BF-J/S", 0.5), ("BF-J/S", 1.1), ("FIFO-FF", 0.5), ("FIFO-FF", 1.1)]
+    assert all(r["law"] == "U(0.01, 0.19)" and r["servers"] == 5 for r in rows)
+    assert all(1500 < r["jobs"] < 2500 and r["e2e"]["median_s"] > 0 for r in rows)
+    assert "4 of 4 cases" in capsys.readouterr().out
+
+
+def test_unknown_policy_is_refused():
+    with pytest.raises(SystemExit):
+        bench.main(["--policies", "bfjs,nope", "--jobs", "100"])
