@@ -786,7 +786,9 @@ def solve_configuration_lp(
             if target is not None and _mixture_value(master, sol, d) >= target * (1 + 1e-9):
                 reached = True
                 break
-            if stop_at is not None and _mixture_value(master, sol, d) >= stop_at:
+            # sol.t first: the mixture's supply is O(columns x T) to add up
+            if stop_at is not None and sol.t >= stop_at and \
+                    _mixture_value(master, sol, d) >= stop_at:
                 at_lemma2 = True
                 break
             rc = master.reduced_costs()
