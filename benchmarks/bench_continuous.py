@@ -98,15 +98,28 @@ def main(argv: list[str] | None = None) -> int:
     for n in names:
         if n not in POLICY_NAMES:
             ap.error(f"unknown policy {n!r}; choose from {', '.join(POLICY_NAMES)}")
+    laws = args.laws.split(",")
+    for law in laws:
+        if law not in LAWS:
+            ap.error(f"unknown law {law!r}; choose from {', '.join(LAWS)}")
+    try:
+        servers = [int(x) for x in args.servers.split(",")]
+        intensities = [float(x) for x in args.intensities.split(",")]
+    except ValueError as exc:
+        ap.error(f"--servers takes integers and --intensities numbers ({exc})")
+    if min(servers) < 1 or not all(0 < a < 10 for a in intensities):
+        ap.error("servers must be >= 1 and intensities in (0, 10)")
+    if args.jobs < 1 or args.repeats < 1:
+        ap.error("--jobs and --repeats must be >= 1")
     for n in names:  # compile (or load) every kernel before timing
         run_case(n, "wide", 5, 0.5, 2_000, 1, args.seed)
     rows = []
     print("| policy | law | servers | intensity | max queue | e2e (s) | kernel (s) | <= 2 s |")
     print("|---|---|---|---|---|---|---|---|")
     for n in names:
-        for law in args.laws.split(","):
-            for L in (int(x) for x in args.servers.split(",")):
-                for a in (float(x) for x in args.intensities.split(",")):
+        for law in laws:
+            for L in servers:
+                for a in intensities:
                     r = run_case(n, law, L, a, args.jobs, args.repeats, args.seed)
                     rows.append(r)
                     print(f"| {r['policy']} | {r['law']} | {L} | {a} | {r['max_queue']:,} | "

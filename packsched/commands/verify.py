@@ -91,6 +91,10 @@ def run(args: argparse.Namespace) -> int:
     from theory.progress import Progress
 
     reg = registry()
+    # before anything is loaded or printed
+    jobs = args.jobs if args.jobs is not None else max(1, os.cpu_count() or 1)
+    if jobs < 1:
+        raise UsageError(f"--jobs must be at least 1, got {jobs}")
     try:
         checks = reg.select_checks(paper=args.paper, claim=args.claim, quick=args.quick)
     except KeyError as exc:
@@ -101,9 +105,6 @@ def run(args: argparse.Namespace) -> int:
         return _list(checks, args)
     if not args.json:
         note(f"running {len(checks)} check(s) ...")
-    jobs = args.jobs if args.jobs is not None else max(1, os.cpu_count() or 1)
-    if jobs < 1:
-        raise UsageError(f"--jobs must be at least 1, got {jobs}")
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
     with stdout_to_stderr(args.json), Progress("verify", total=len(checks), unit="checks") as p:

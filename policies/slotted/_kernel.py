@@ -154,23 +154,10 @@ def _hibit(x):
     if x < 0:
         return 63
     n = 0
-    if x >= 4294967296:
-        x >>= 32
-        n += 32
-    if x >= 65536:
-        x >>= 16
-        n += 16
-    if x >= 256:
-        x >>= 8
-        n += 8
-    if x >= 16:
-        x >>= 4
-        n += 4
-    if x >= 4:
-        x >>= 2
-        n += 2
-    if x >= 2:
-        n += 1
+    for sh in (32, 16, 8, 4, 2, 1):  # binary search over the word's halves
+        if x >= (1 << sh):
+            x >>= sh
+            n += sh
     return n
 
 

@@ -340,3 +340,11 @@ def test_python_dash_m():
                           capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 0
     assert proc.stdout.startswith("packsched ")
+
+
+@pytest.mark.parametrize("jobs", ["0", "-1"])
+def test_verify_bad_jobs_is_one_line_before_any_check(capsys, jobs):
+    assert main(["verify", "--quick", "--jobs", jobs]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--jobs must be at least 1" in err
+    assert "running" not in err  # refused before the checks are loaded or announced
