@@ -35,6 +35,23 @@ class InvariantReport:
                 "max_load_ratio": self.max_load_ratio}
 
 
+def _slot_event_order(s_ev: np.ndarray, t_ev: np.ndarray) -> np.ndarray:
+    """Order of 2m events, m starts then m ends, by (server, slot, ends before starts).
+
+    One sort of int64 keys packing (server, slot, kind, event) when they fit in 63 bits
+    (a lexsort's indirect passes cost several times that at a million jobs)."""
+    m2 = s_ev.size
+    kind = np.zeros(m2, np.int64)
+    kind[: m2 // 2] = 1
+    span = int(t_ev.max()) + 1
+    low = max(1, (m2 - 1).bit_length())
+    if (int(s_ev.max()) + 1) * span * 2 >= 1 << (63 - low):
+        return np.lexsort((kind, t_ev, s_ev))
+    key = (((s_ev.astype(np.int64) * span + t_ev) * 2 + kind) << low) | np.arange(m2)
+    key.sort()
+    return key & ((1 << low) - 1)
+
+
 def check_slotted_run(
     arrival: np.ndarray, size: np.ndarray, duration: np.ndarray, capacities: np.ndarray,
     slots: int, start: np.ndarray, server: np.ndarray, queue_length: np.ndarray,
@@ -79,12 +96,9 @@ def check_slotted_run(
     idx = np.flatnonzero(started)
     if idx.size:
         srv = server[idx]
-        ends = start[idx] + duration[idx]
-        t_ev = np.concatenate([start[idx], ends])
-        kind = np.concatenate([np.ones(idx.size, np.int8), np.zeros(idx.size, np.int8)])
         delta = np.concatenate([size[idx], -size[idx]])
         s_ev = np.concatenate([srv, srv])
-        order = np.lexsort((kind, t_ev, s_ev))
+        order = _slot_event_order(s_ev, np.concatenate([start[idx], start[idx] + duration[idx]]))
         s_ev, delta = s_ev[order], delta[order]
         cuts = np.flatnonzero(np.diff(s_ev)) + 1
         for seg_s, seg_d in zip(np.split(s_ev, cuts), np.split(delta, cuts), strict=True):

@@ -224,6 +224,26 @@ def _bit_prev(bits, off, hi):
 
 
 @njit(cache=True)
+def _bit_next(bits, off, lo):
+    """Smallest non-empty leaf >= lo, or -1 (the mirror of :func:`_bit_prev`)."""
+    i = lo
+    nlev = off.shape[0] - 1
+    for lev in range(nlev):
+        w = i >> 6
+        if off[lev] + w >= off[lev + 1]:
+            return -1
+        word = bits[off[lev] + w] & ~((1 << (i & 63)) - 1)
+        if word != 0:
+            i = (w << 6) + _hibit(word & -word)
+            for dl in range(lev - 1, -1, -1):
+                x = bits[off[dl] + i]
+                i = (i << 6) + _hibit(x & -x)
+            return i
+        i = w + 1
+    return -1
+
+
+@njit(cache=True)
 def _leftmost_leq(tree, P, x):
     """Smallest leaf index whose value is <= x, or -1 (min tree)."""
     if tree[1] > x:
@@ -276,7 +296,10 @@ STATE = _StateType([
     # servers
     ("load", _F1), ("load_other", _F1), ("rload", _F1), ("njobs", _I1),
     ("tcount", types.int64[:, ::1]), ("cfg", _I1), ("stalled", _B1),
-    ("srt", _I1), ("spos", _I1), ("sres", _F1), ("mtree", _F1), ("PL", types.int64),
+    ("sres", _F1), ("bof", _I1), ("bnext", _I1), ("bprev", _I1), ("bhead", _I1),
+    ("bbits", _I1), ("boff", _I1), ("tbits", _I1), ("toff", _I1), ("tn", types.int64),
+    ("NB", types.int64), ("binv", types.float64), ("capmax", types.float64),
+    ("mtree", _F1), ("PL", types.int64),
     # calendar
     ("dhead", _I1), ("dnext", _I1),
     # the slot loop: next arrival, departed servers of the last slot, busy resource
@@ -357,10 +380,9 @@ def _packing_sizes(size, rank, rank_vals, floor):
 
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-                cfg_main, cfg_k1, track_jobs, stall, order, srt, track_sorted, out_start,
+                cfg_main, cfg_k1, track_jobs, stall, order, track_sorted, out_start,
                 out_server, out_half, out_area, round_small, hol_skip):
-    """The state of a run; ``order`` (jobs by type, stable) and ``srt`` (servers by
-    capacity, stable) are sorted by the caller."""
+    """The state of a run; ``order`` (jobs by type, stable) is sorted by the caller."""
     n = arrival.shape[0]
     L = cap.shape[0]
     S: Any = structref.new(STATE)  # type: ignore[call-arg]
@@ -392,11 +414,6 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     mtree = np.full(2 * PL, -np.inf)
     for l in range(L):
         _max_set(mtree, PL, l, cap[l])
-    sres = np.empty(L)
-    spos = np.empty(L, np.int64)
-    for p in range(L):
-        sres[p] = cap[srt[p]]
-        spos[srt[p]] = p
     thead = np.empty(ntypes, np.int64)
     for k in range(ntypes):
         thead[k] = tstart[k]
@@ -442,9 +459,28 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.tcount = np.zeros((L, ntypes), np.int64)
     S.cfg = np.full(L, -1, np.int64)
     S.stalled = np.zeros(L, np.bool_)
-    S.srt = srt
-    S.spos = spos
-    S.sres = sres
+    # best-fit order (BF-J, BF-J/S): servers bucketed by residual, see _order_insert
+    Lt = L if track_sorted else 0
+    NB = 64
+    while NB < 8 * Lt and NB < (1 << 22):
+        NB *= 2
+    if not track_sorted:
+        NB = 1
+    S.NB = NB
+    S.capmax = cap.max() if L > 0 else 1.0
+    S.binv = NB / S.capmax
+    S.sres = cap.copy()
+    S.bof = np.full(Lt, -1, np.int64)
+    S.bnext = np.full(Lt, -1, np.int64)
+    S.bprev = np.full(Lt, -1, np.int64)
+    S.bhead = np.full(NB + 2, -1, np.int64)
+    S.boff = _bit_levels(NB + 2)
+    S.bbits = np.zeros(S.boff[-1], np.int64)
+    S.toff = _bit_levels(max(Lt, 1))
+    S.tbits = np.zeros(S.toff[-1], np.int64)
+    S.tn = 0
+    for l in range(Lt):
+        _order_insert(S, l)
     S.mtree = mtree
     S.PL = PL
     S.dhead = np.full(T, -1, np.int64)
@@ -479,29 +515,75 @@ def _kahan_add(acc, x):
 
 
 @njit(cache=True)
+def _bucket(S, r):
+    """Bucket of residual r: monotone in r; NB is r == capmax (the empty servers of the
+    largest capacity, ordered by index alone), NB + 1 holds r > capmax."""
+    if r >= S.capmax:
+        return S.NB if r == S.capmax else S.NB + 1
+    b = int(r * S.binv) if r > 0 else 0
+    return b if b < S.NB else S.NB - 1
+
+
+@njit(cache=True)
+def _order_insert(S, l):
+    """Insert server l, residual ``S.sres[l]``, into the best-fit order: bucket lists
+    sorted by (residual, index), a bit tree over the non-empty buckets, and a bit tree
+    over the indices of the servers in bucket NB."""
+    r = S.sres[l]
+    b = _bucket(S, r)
+    S.bof[l] = b
+    if b == S.NB:
+        _bit_set(S.tbits, S.toff, l)
+        S.tn += 1
+    else:
+        sres, bnext = S.sres, S.bnext
+        prev = -1
+        p = S.bhead[b]
+        while p >= 0 and (sres[p] < r or (sres[p] == r and p < l)):
+            prev = p
+            p = bnext[p]
+        bnext[l] = p
+        S.bprev[l] = prev
+        if p >= 0:
+            S.bprev[p] = l
+        if prev >= 0:
+            bnext[prev] = l
+        else:
+            S.bhead[b] = l
+    _bit_set(S.bbits, S.boff, b)
+
+
+@njit(cache=True)
+def _order_remove(S, l):
+    b = S.bof[l]
+    if b == S.NB:
+        _bit_clear(S.tbits, S.toff, l)
+        S.tn -= 1
+        if S.tn == 0:
+            _bit_clear(S.bbits, S.boff, b)
+        return
+    p, n = S.bprev[l], S.bnext[l]
+    if n >= 0:
+        S.bprev[n] = p
+    if p >= 0:
+        S.bnext[p] = n
+    else:
+        S.bhead[b] = n
+        if n < 0:
+            _bit_clear(S.bbits, S.boff, b)
+
+
+@njit(cache=True)
 def _server_update(S, l):
     """Re-key server l after its load changed: max tree, and the (residual, index) order
     when a best-fit policy reads it."""
     r = S.cap[l] - S.load[l]
     _max_set(S.mtree, S.PL, l, r)
-    if not S.track_sorted:
+    if not S.track_sorted or r == S.sres[l]:
         return
-    srt, sres, spos = S.srt, S.sres, S.spos
-    p = spos[l]
-    L = srt.shape[0]
-    while p > 0 and (r < sres[p - 1] or (r == sres[p - 1] and srt[p - 1] > l)):
-        srt[p] = srt[p - 1]
-        sres[p] = sres[p - 1]
-        spos[srt[p]] = p
-        p -= 1
-    while p < L - 1 and (r > sres[p + 1] or (r == sres[p + 1] and srt[p + 1] < l)):
-        srt[p] = srt[p + 1]
-        sres[p] = sres[p + 1]
-        spos[srt[p]] = p
-        p += 1
-    srt[p] = l
-    sres[p] = r
-    spos[l] = p
+    _order_remove(S, l)
+    S.sres[l] = r
+    _order_insert(S, l)
 
 
 @njit(cache=True)
@@ -511,18 +593,28 @@ def _room(S, l):
 
 @njit(cache=True)
 def _best_fit(S, s):
-    """Server with the least residual that still fits size s (ties: lowest index)."""
-    # first position with residual + eps >= s: the fit test of _room, evaluated the same way
-    lo, hi = 0, S.srt.shape[0]
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if S.sres[mid] + S.eps >= s:
-            hi = mid
+    """Server with the least residual that still fits size s (ties: lowest index), or -1.
+
+    The fit test is that of _room, ``residual + eps >= s``; the search starts one bucket
+    below that of s - eps, so rounding in that subtraction cannot skip a fitting server.
+    """
+    b = _bucket(S, s - S.eps) - 1
+    if b < 0:
+        b = 0
+    while True:
+        b = _bit_next(S.bbits, S.boff, b)
+        if b < 0:
+            return -1
+        if b == S.NB:
+            if S.capmax + S.eps >= s:
+                return _bit_next(S.tbits, S.toff, _ZERO)
         else:
-            lo = mid + 1
-    if lo >= S.srt.shape[0]:
-        return -1
-    return S.srt[lo]
+            p = S.bhead[b]
+            while p >= 0:
+                if S.sres[p] + S.eps >= s:
+                    return p
+                p = S.bnext[p]
+        b += 1
 
 
 @njit(cache=True)
@@ -1061,12 +1153,11 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
     cap = _c(cap, np.float64)
     # stable sorts, as numba's mergesort did in the kernel (a stable order is unique)
     order = np.argsort(jtype, kind="stable").astype(np.int64)
-    srt = np.argsort(cap, kind="stable").astype(np.int64)
     S = _make_state(
         _c(arrival, np.int64), _c(size, np.float64), _c(duration, np.int64), cap, int(T),
         float(eps), _c(rank, np.int64), _c(rank_vals, np.float64), jtype, int(ntypes),
         _c(cfg_k, np.int64), _c(cfg_main, np.int64), _c(cfg_k1, np.bool_), bool(track_jobs),
-        float(stall), order, srt, policy == BFJ or policy == BFJS, out_start, out_server,
+        float(stall), order, policy == BFJ or policy == BFJS, out_start, out_server,
         out_half, out_area, bool(code & VQ_ROUND_SMALL) and policy in (VQS, VQSBF),
         bool(code & VQ_HOL_SKIP) and policy == VQS)
     return S, loop, extra
@@ -1074,7 +1165,7 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
 
 #: argument types of :func:`_make_state` (what the engine passes; see ``_prepare``)
 _MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, _F1, _I1, types.int64,
-                   types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1, _I1,
+                   types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1,
                    types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
 
 

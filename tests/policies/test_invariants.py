@@ -234,3 +234,27 @@ def test_simulated_run_with_forced_overlap():
                             r.start, srv, r.queue_length, r.queued_resource)
     assert_caught(rep, "server 0 over capacity")
     assert rep.max_load_ratio == pytest.approx(1.5)
+
+
+@pytest.mark.parametrize("span", [200, 1 << 52])
+def test_event_order_is_server_slot_ends_first(span):
+    """The packed-key sort (and, past 63 bits, its lexsort fallback) orders the capacity
+    sweep's events by (server, slot, ends before starts)."""
+    from policies.invariants import _slot_event_order
+
+    rng = np.random.default_rng(3)
+    m = 400
+    srv = rng.integers(0, 7, m)
+    st = rng.integers(0, span - 120, m)
+    dur = rng.integers(1, 60, m)
+    h = m // 2  # the second half starts where the first half ends, on the same server
+    srv[h:], st[h:] = srv[:h], st[:h] + dur[:h]
+    t_ev = np.concatenate([st, st + dur])
+    s_ev = np.concatenate([srv, srv])
+    kind = np.r_[np.ones(m, np.int64), np.zeros(m, np.int64)]
+    order = _slot_event_order(s_ev, t_ev)
+    assert sorted(order.tolist()) == list(range(2 * m))
+    got = list(zip(s_ev[order].tolist(), t_ev[order].tolist(), kind[order].tolist(),
+                   strict=True))
+    assert got == sorted(got)
+    assert any(a[:2] == b[:2] and a[2] != b[2] for a, b in zip(got, got[1:], strict=False))

@@ -431,3 +431,32 @@ def test_maxweight_configurations_are_all_maximal_feasible_ones(partition):
             want.add(k)
     got = {tuple(int(v) for v in row) for row in P.PartitionMaxWeight(partition).configurations}
     assert got == want
+
+
+# -- the best-fit order on many servers (bucketed residuals, issue 14) ---------------------
+
+
+@pytest.mark.parametrize("policy", ["bf-j", "bf-js"])
+@pytest.mark.parametrize(("law", "servers", "hetero"), [
+    ("D(0.4,0.6)", 300, False),     # long runs of equal residuals in one bucket
+    ("near-eps", 200, False),       # residuals within eps of the sizes, exact fits
+    ("floaty", 150, True),          # three capacities: empty servers tie only per capacity
+    ("U(0.01,0.19)", 200, False),   # residuals crowded near 0
+])
+def test_best_fit_on_many_servers(policy, law, servers, hetero):
+    """The compiled best fit keeps servers bucketed by residual; with hundreds of servers
+    buckets hold several servers and runs of ties, which the 1-5 server cases above never
+    build. The schedule must still be the literal one: the least residual that fits,
+    ties to the lowest index."""
+    lw = ALL_LAWS[law]
+    cap = lw.cap * (np.resize([1.0, 0.8, 1.25], servers) if hetero else np.ones(servers))
+    rate = 1.05 * float(cap.sum()) * lw.mu / float(lw.dist.mean())
+    w = P.slotted_workload(lw.dist, P.PoissonArrivals(rate), P.GeometricService(lw.mu),
+                           max(120, round(6 / lw.mu)), seed=servers)
+    builtin, ref = SIMPLE[policy]
+    a, b = P.simulate(builtin(), w, P.Cluster(cap)), P.simulate(ref(), w, P.Cluster(cap))
+    assert a.invariants.ok
+    np.testing.assert_array_equal(a.start, b.start)
+    np.testing.assert_array_equal(a.server, b.server)
+    np.testing.assert_array_equal(a.queue_length, b.queue_length)
+    assert a.queue_length.max() > 0 and np.unique(a.server[a.start >= 0]).size > servers // 2
