@@ -281,7 +281,8 @@ _B1 = types.boolean[::1]
 STATE = _StateType([
     # inputs
     ("size", _F1), ("duration", _I1), ("cap", _F1), ("eps", types.float64),
-    ("rank", _I1), ("rank_vals", _F1), ("jtype", _I1), ("T", types.int64),
+    ("rank", _I1), ("rank_vals", _F1), ("rgrid", types.int32[::1]), ("rscale", types.float64),
+    ("jtype", _I1), ("T", types.int64),
     ("cfg_k", types.int64[:, ::1]), ("cfg_main", _I1), ("cfg_k1", _B1),
     ("track_jobs", types.boolean), ("stall", types.float64), ("track_sorted", types.boolean),
     # real sizes (``size`` is the packing size) and VQS step (ii) skipping
@@ -423,6 +424,7 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.eps = eps
     S.rank = rank
     S.rank_vals = rank_vals
+    S.rgrid, S.rscale = _rank_grid(rank_vals)
     S.jtype = jtype
     S.T = T
     S.cfg_k = cfg_k
@@ -708,11 +710,56 @@ def _depart(S, j, t):
 
 
 @njit(cache=True)
+def _rank_grid(vals):
+    """Index of the sorted values by cells of equal width: ``grid[k]`` counts the values
+    of cell < k, cell(x) = int(x * scale) clipped to [0, G-1], G >= len(vals) cells (a
+    binary search over a million values misses the cache at a dozen levels)."""
+    R = vals.shape[0]
+    G = 1
+    while G < R and G < (1 << 22):
+        G *= 2
+    grid = np.zeros(G + 1, np.int32)
+    if R == 0:
+        return grid, 1.0
+    scale = G / vals[R - 1]
+    for r in range(R):
+        c = int(vals[r] * scale)
+        grid[(c if c < G else G - 1) + 1] += 1
+    for k in range(G):
+        grid[k + 1] += grid[k]
+    return grid, scale
+
+
+@njit(cache=True)
+def _rank_le(vals, grid, scale, x):
+    """Largest rank whose value is <= x, or -1: ``searchsorted(rank_vals, x, "right") - 1``.
+
+    Any cell map monotone in x is exact here: the values <= x lie in the cells up to x's,
+    and those of lower cells are all < x; only x's own cell is searched."""
+    R = vals.shape[0]
+    if x < vals[0]:
+        return -1
+    if x >= vals[R - 1]:
+        return R - 1
+    G = grid.shape[0] - 1
+    c = int(x * scale)
+    c = c if c < G else G - 1
+    lo, hi = np.int64(grid[c]), np.int64(grid[c + 1])
+    while lo < hi:  # first value > x
+        mid = (lo + hi) >> 1
+        if vals[mid] <= x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo - 1
+
+
+@njit(cache=True)
 def _largest_fitting(S, lo, hi, room):
     """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
     if S.qn == 0:
         return -1
-    top = np.searchsorted(S.rank_vals, room, side="right") - 1
+    top = _rank_le(S.rank_vals, S.rgrid, S.rscale, room)
     if top > hi:
         top = hi
     r = _bit_prev(S.rbits, S.roff, top)
