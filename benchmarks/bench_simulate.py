@@ -371,7 +371,7 @@ SIM_HEADER = (f"  {'case':<26} {'policy':<8} {'jobs':>9} {'L':>5} {'slots':>8} {
 
 def baseline_cases(args: argparse.Namespace, w0: Any) -> list[tuple[str, tuple, int]]:
     """(name, (arrival, size, duration, capacities, slots), repeats of the SimPy model)."""
-    from baseline_bfjs import random_instance
+    from baseline_slotted import random_instance
 
     q = args.quick
     cases = [("uniform L=20", random_instance(5000 if q else 20000, servers=20, alpha=0.9,
@@ -388,7 +388,7 @@ def baseline_cases(args: argparse.Namespace, w0: Any) -> list[tuple[str, tuple, 
 
 def section_baseline(args: argparse.Namespace, w0: Any,
                      checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    from baseline_bfjs import simulate_bfjs_plain, simulate_bfjs_simpy
+    from baseline_slotted import simulate_bfjs_plain, simulate_bfjs_simpy
 
     import policies as P
 
