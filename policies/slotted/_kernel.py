@@ -12,23 +12,25 @@ packing sizes max(size, cap / 2^J) and their sum.
 
 Data structures (all exact reformulations of the papers' linear scans):
 
-* queued jobs by size: sizes are rank-compressed once; a 64-ary bit tree over the
-  non-empty ranks (a few cache lines per query, 1/64 of a byte per rank) answers
-  "the largest queued job of size <= r" (BF-S, PG21 IV-A) in O(log_64 n), with FIFO
-  lists per rank (ties go to the earliest arrival); a range restriction gives the
-  same query inside one virtual queue (VQS-BF step ii, PG21 VI);
+* queued jobs by size (BF-S, BF-J/S, VQS-BF): sorted blocks of (size, job) keys
+  (:mod:`policies.slotted._size_queue`) answer "the earliest queued job of the largest
+  size <= r" (BF-S, PG21 IV-A) in O(log n) with a footprint that follows the queue;
+  a size range [rank_vals[lo], rank_vals[hi]] gives the same query inside one virtual
+  queue (VQS-BF step ii, PG21 VI);
 * queued jobs by arrival: a min-size tree over job ids answers "the first queued job
   that fits somewhere" (BF-J, FIFO-FF with skipping);
 * virtual queues: per-type FIFO lists with lazy deletion (head-of-line, PG21 V-B);
   for VQS step (ii) with skipping, a min-size tree over the positions of the per-type
   lists answers "the earliest queued job of VQ_j that fits" in O(log n);
 * packing sizes: with ``VQ_ROUND_SMALL`` a job occupies max(size, cap / 2^J) (PG21
-  V-A); every fit test, load, residual and size rank of the kernel uses this packing
+  V-A); every fit test, load, residual and size order of the kernel uses this packing
   size, while the queued-resource and busy series and the occupancy metrics use the
   real sizes (without the option the two are the same array);
-* servers: an array sorted by (residual, index) for best fit, and a max-residual tree
-  over indices for first fit and for "the next server, in index order, that some
-  job can still enter".
+* servers: for best fit (BF-J, BF-J/S), buckets of equal width over the residual
+  holding lists sorted by (residual, index), a 64-ary bit tree over the non-empty
+  buckets, and the servers whose residual is the largest capacity (the empty ones)
+  by index; for first fit and for "the next server, in index order, that some job can
+  still enter", a max-residual tree over indices.
 
 Policies that the paper runs on every server every slot (BF-S, VQS-BF) are run only
 on servers where the outcome can differ from "do nothing": servers with a departure
@@ -54,6 +56,14 @@ import numpy as np
 from numba import njit, types
 from numba.experimental import structref
 
+from policies.slotted._size_queue import (
+    QBLOCK,
+    SIZE_QUEUE,
+    size_queue_insert,
+    size_queue_last_le,
+    size_queue_new,
+    size_queue_remove,
+)
 from policies.slotted.codes import (  # noqa: F401 - re-exported
     BFJ,
     BFJS,
@@ -75,6 +85,7 @@ NOT_ARRIVED, QUEUED, STARTED = 0, 1, 2
 _ZERO = cast(int, np.int64(0))
 _ONE = cast(int, np.int64(1))
 _NO_LIMIT = cast(int, np.int64(1 << 62))
+_QBLOCK = cast(int, np.int64(QBLOCK))
 
 
 # -- trees -----------------------------------------------------------------------------
@@ -202,30 +213,9 @@ def _bit_clear(bits, off, i):
 
 
 @njit(cache=True)
-def _bit_prev(bits, off, hi):
-    """Largest non-empty leaf <= hi, or -1: a 64-ary bit tree keeps the search in a few
-    cache lines (a binary count tree over 2^20 ranks misses the cache at every level)."""
-    if hi < 0:
-        return -1
-    i = hi
-    nlev = off.shape[0] - 1
-    for lev in range(nlev):
-        w = i >> 6
-        word = bits[off[lev] + w] & ((2 << (i & 63)) - 1)
-        if word != 0:
-            i = (w << 6) + _hibit(word)
-            for dl in range(lev - 1, -1, -1):
-                i = (i << 6) + _hibit(bits[off[dl] + i])
-            return i
-        if w == 0:
-            return -1
-        i = w - 1
-    return -1
-
-
-@njit(cache=True)
 def _bit_next(bits, off, lo):
-    """Smallest non-empty leaf >= lo, or -1 (the mirror of :func:`_bit_prev`)."""
+    """Smallest non-empty leaf >= lo, or -1: a 64-ary bit tree keeps the search in a few
+    cache lines."""
     i = lo
     nlev = off.shape[0] - 1
     for lev in range(nlev):
@@ -281,17 +271,16 @@ _B1 = types.boolean[::1]
 STATE = _StateType([
     # inputs
     ("size", _F1), ("duration", _I1), ("cap", _F1), ("eps", types.float64),
-    ("rank", _I1), ("rank_vals", _F1), ("rgrid", types.int32[::1]), ("rscale", types.float64),
-    ("jtype", _I1), ("T", types.int64),
+    ("rank", _I1), ("rank_vals", _F1), ("jtype", _I1), ("T", types.int64),
     ("cfg_k", types.int64[:, ::1]), ("cfg_main", _I1), ("cfg_k1", _B1),
     ("track_jobs", types.boolean), ("stall", types.float64), ("track_sorted", types.boolean),
     # real sizes (``size`` is the packing size) and VQS step (ii) skipping
     ("rsize", _F1), ("hol_skip", types.boolean), ("vtree", _F1), ("PV", types.int64),
     ("opos", _I1),
     # queue
-    ("state", types.int8[::1]), ("rbits", _I1), ("roff", _I1), ("rcnt", _I1),
-    ("qn", types.int64), ("rhead", _I1),
-    ("rtail", _I1), ("rnext", _I1), ("jtree", _F1), ("PN", types.int64),
+    ("state", types.int8[::1]), ("qn", types.int64), ("track_sizes", types.boolean),
+    ("sq", SIZE_QUEUE),
+    ("jtree", _F1), ("PN", types.int64),
     ("order", _I1), ("tstart", _I1), ("thead", _I1), ("qcnt", _I1), ("tlo", _I1),
     ("thi", _I1), ("qacc", _F1),
     # servers
@@ -381,8 +370,8 @@ def _packing_sizes(size, rank, rank_vals, floor):
 
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-                cfg_main, cfg_k1, track_jobs, stall, order, track_sorted, out_start,
-                out_server, out_half, out_area, round_small, hol_skip):
+                cfg_main, cfg_k1, track_jobs, stall, order, track_sorted, track_sizes,
+                out_start, out_server, out_half, out_area, round_small, hol_skip):
     """The state of a run; ``order`` (jobs by type, stable) is sorted by the caller."""
     n = arrival.shape[0]
     L = cap.shape[0]
@@ -393,7 +382,6 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
         size, rank, rank_vals = _packing_sizes(size, rank, rank_vals,
                                                cap[0] / 2.0 ** (ntypes // 2))
     R = rank_vals.shape[0]
-    roff = _bit_levels(max(R, 1))
     PN = _pow2(max(n, 1)) if track_jobs else 1
     tstart = np.zeros(ntypes + 1, np.int64)
     for j in range(n):
@@ -424,7 +412,6 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.eps = eps
     S.rank = rank
     S.rank_vals = rank_vals
-    S.rgrid, S.rscale = _rank_grid(rank_vals)
     S.jtype = jtype
     S.T = T
     S.cfg_k = cfg_k
@@ -438,13 +425,9 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.PV = PV
     S.opos = opos
     S.state = np.zeros(n, np.int8)
-    S.rbits = np.zeros(roff[-1], np.int64)
-    S.roff = roff
-    S.rcnt = np.zeros(max(R, 1), np.int64)
     S.qn = 0
-    S.rhead = np.full(max(R, 1), -1, np.int64)
-    S.rtail = np.full(max(R, 1), -1, np.int64)
-    S.rnext = np.full(n, -1, np.int64)
+    S.track_sizes = track_sizes
+    S.sq = size_queue_new(_QBLOCK)
     S.jtree = np.full(2 * PN, np.inf)
     S.PN = PN
     S.order = order
@@ -639,16 +622,9 @@ def _account(S, l, s):
 @njit(cache=True)
 def _enqueue(S, j):
     S.state[j] = QUEUED
-    r = S.rank[j]
-    if S.rhead[r] < 0:
-        S.rhead[r] = j
-    else:
-        S.rnext[S.rtail[r]] = j
-    S.rtail[r] = j
     S.qn += 1
-    S.rcnt[r] += 1
-    if S.rcnt[r] == 1:
-        _bit_set(S.rbits, S.roff, r)
+    if S.track_sizes:
+        size_queue_insert(S.sq, S.size[j], j)
     S.qcnt[S.jtype[j]] += 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, S.size[j])
@@ -662,13 +638,9 @@ def _place(S, j, l, t):
     """Start job j on server l in slot t (it leaves at the end of t + duration - 1)."""
     s = S.size[j]
     S.state[j] = STARTED
-    r = S.rank[j]
     S.qn -= 1
-    S.rcnt[r] -= 1
-    if S.rcnt[r] == 0:
-        _bit_clear(S.rbits, S.roff, r)
-    if S.rhead[r] == j:
-        S.rhead[r] = S.rnext[j]
+    if S.track_sizes:
+        size_queue_remove(S.sq, s, j)
     S.qcnt[S.jtype[j]] -= 1
     if S.track_jobs:
         _min_set(S.jtree, S.PN, j, np.inf)
@@ -710,65 +682,14 @@ def _depart(S, j, t):
 
 
 @njit(cache=True)
-def _rank_grid(vals):
-    """Index of the sorted values by cells of equal width: ``grid[k]`` counts the values
-    of cell < k, cell(x) = int(x * scale) clipped to [0, G-1], G >= len(vals) cells (a
-    binary search over a million values misses the cache at a dozen levels)."""
-    R = vals.shape[0]
-    G = 1
-    while G < R and G < (1 << 22):
-        G *= 2
-    grid = np.zeros(G + 1, np.int32)
-    if R == 0:
-        return grid, 1.0
-    scale = G / vals[R - 1]
-    for r in range(R):
-        c = int(vals[r] * scale)
-        grid[(c if c < G else G - 1) + 1] += 1
-    for k in range(G):
-        grid[k + 1] += grid[k]
-    return grid, scale
-
-
-@njit(cache=True)
-def _rank_le(vals, grid, scale, x):
-    """Largest rank whose value is <= x, or -1: ``searchsorted(rank_vals, x, "right") - 1``.
-
-    Any cell map monotone in x is exact here: the values <= x lie in the cells up to x's,
-    and those of lower cells are all < x; only x's own cell is searched."""
-    R = vals.shape[0]
-    if x < vals[0]:
-        return -1
-    if x >= vals[R - 1]:
-        return R - 1
-    G = grid.shape[0] - 1
-    c = int(x * scale)
-    c = c if c < G else G - 1
-    lo, hi = np.int64(grid[c]), np.int64(grid[c + 1])
-    while lo < hi:  # first value > x
-        mid = (lo + hi) >> 1
-        if vals[mid] <= x:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo - 1
-
-
-@njit(cache=True)
 def _largest_fitting(S, lo, hi, room):
     """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
     if S.qn == 0:
         return -1
-    top = _rank_le(S.rank_vals, S.rgrid, S.rscale, room)
-    if top > hi:
-        top = hi
-    r = _bit_prev(S.rbits, S.roff, top)
-    if r < lo or r < 0:
+    x = S.rank_vals[hi]
+    j = size_queue_last_le(S.sq, room if room < x else x)
+    if j < 0 or S.size[j] < S.rank_vals[lo]:
         return -1
-    j = S.rhead[r]
-    while S.state[j] != QUEUED:
-        j = S.rnext[j]
-    S.rhead[r] = j
     return j
 
 
@@ -1204,7 +1125,8 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
         _c(arrival, np.int64), _c(size, np.float64), _c(duration, np.int64), cap, int(T),
         float(eps), _c(rank, np.int64), _c(rank_vals, np.float64), jtype, int(ntypes),
         _c(cfg_k, np.int64), _c(cfg_main, np.int64), _c(cfg_k1, np.bool_), bool(track_jobs),
-        float(stall), order, policy == BFJ or policy == BFJS, out_start, out_server,
+        float(stall), order, policy == BFJ or policy == BFJS,
+        policy == BFS or policy == BFJS or policy == VQSBF, out_start, out_server,
         out_half, out_area, bool(code & VQ_ROUND_SMALL) and policy in (VQS, VQSBF),
         bool(code & VQ_HOL_SKIP) and policy == VQS)
     return S, loop, extra
@@ -1213,7 +1135,7 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
 #: argument types of :func:`_make_state` (what the engine passes; see ``_prepare``)
 _MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, _F1, _I1, types.int64,
                    types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1,
-                   types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
+                   types.boolean, types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
 
 
 def compile_policy(code):
