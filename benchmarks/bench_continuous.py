@@ -12,7 +12,7 @@ Every case is a PG21 Sec. VII-A workload (``policies.pg21_workload``): Poisson a
 at traffic intensity alpha (rho = alpha L / R-bar), sizes Uniform(0.1, 0.9) or
 Uniform(0.01, 0.19), geometric service with mu = 0.01, unit servers; the horizon holds
 ``--jobs`` expected arrivals. ``e2e`` is the wall time of ``policies.simulate(...)``
-with its invariant check (input preparation, rank compression, kernel, checker);
+with its invariant check (input preparation, kernel, checker);
 ``kernel`` is ``SimulationResult.seconds``. Medians over ``--repeats``; the kernels
 are compiled (or loaded from numba's cache) before any timing.
 

@@ -15,8 +15,8 @@ Data structures (all exact reformulations of the papers' linear scans):
 * queued jobs by size (BF-S, BF-J/S, VQS-BF): sorted blocks of (size, job) keys
   (:mod:`policies.slotted._size_queue`) answer "the earliest queued job of the largest
   size <= r" (BF-S, PG21 IV-A) in O(log n) with a footprint that follows the queue;
-  a size range [rank_vals[lo], rank_vals[hi]] gives the same query inside one virtual
-  queue (VQS-BF step ii, PG21 VI);
+  a size range [smin, smax] (the sizes of one type) gives the same query inside one
+  virtual queue (VQS-BF step ii, PG21 VI);
 * queued jobs by arrival: a min-size tree over job ids answers "the first queued job
   that fits somewhere" (BF-J, FIFO-FF with skipping);
 * virtual queues: per-type FIFO lists with lazy deletion (head-of-line, PG21 V-B);
@@ -271,7 +271,7 @@ _B1 = types.boolean[::1]
 STATE = _StateType([
     # inputs
     ("size", _F1), ("duration", _I1), ("cap", _F1), ("eps", types.float64),
-    ("rank", _I1), ("rank_vals", _F1), ("jtype", _I1), ("T", types.int64),
+    ("jtype", _I1), ("T", types.int64),
     ("cfg_k", types.int64[:, ::1]), ("cfg_main", _I1), ("cfg_k1", _B1),
     ("track_jobs", types.boolean), ("stall", types.float64), ("track_sorted", types.boolean),
     # real sizes (``size`` is the packing size) and VQS step (ii) skipping
@@ -281,8 +281,8 @@ STATE = _StateType([
     ("state", types.int8[::1]), ("qn", types.int64), ("track_sizes", types.boolean),
     ("sq", SIZE_QUEUE),
     ("jtree", _F1), ("PN", types.int64),
-    ("order", _I1), ("tstart", _I1), ("thead", _I1), ("qcnt", _I1), ("tlo", _I1),
-    ("thi", _I1), ("qacc", _F1),
+    ("order", _I1), ("tstart", _I1), ("thead", _I1), ("qcnt", _I1), ("tmin", _F1),
+    ("tmax", _F1), ("qacc", _F1),
     # servers
     ("load", _F1), ("load_other", _F1), ("rload", _F1), ("njobs", _I1),
     ("tcount", types.int64[:, ::1]), ("cfg", _I1), ("stalled", _B1),
@@ -340,36 +340,7 @@ def _sift_down(a, i, m):
 
 
 @njit(cache=True)
-def _packing_sizes(size, rank, rank_vals, floor):
-    """Sizes rounded up to ``floor`` (PG21 V-A) and their rank compression.
-
-    max(., floor) is non-decreasing, so the real ranks map monotonically onto the packing
-    ranks (equal packing sizes share one rank, hence one FIFO list: ties by arrival).
-    """
-    R = rank_vals.shape[0]
-    remap = np.empty(R, np.int64)
-    vals = np.empty(R)
-    m = -1
-    for r in range(R):
-        v = rank_vals[r] if rank_vals[r] > floor else floor
-        if m < 0 or v != vals[m]:
-            m += 1
-            vals[m] = v
-        remap[r] = m
-    n = size.shape[0]
-    psize = np.empty(n)
-    prank = np.empty(n, np.int64)
-    for j in range(n):
-        prank[j] = remap[rank[j]]
-        psize[j] = vals[prank[j]]
-    out = np.empty(m + 1)
-    for r in range(m + 1):
-        out[r] = vals[r]
-    return psize, prank, out
-
-
-@njit(cache=True)
-def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
+def _make_state(arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
                 cfg_main, cfg_k1, track_jobs, stall, order, track_sorted, track_sizes,
                 out_start, out_server, out_half, out_area, round_small, hol_skip):
     """The state of a run; ``order`` (jobs by type, stable) is sorted by the caller."""
@@ -379,9 +350,7 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.rsize = size
     if round_small and L > 0:
         # PG21 V-A: sizes in (0, cap/2^J] count as cap/2^J (identical servers, 2J types)
-        size, rank, rank_vals = _packing_sizes(size, rank, rank_vals,
-                                               cap[0] / 2.0 ** (ntypes // 2))
-    R = rank_vals.shape[0]
+        size = np.maximum(size, cap[0] / 2.0 ** (ntypes // 2))
     PN = _pow2(max(n, 1)) if track_jobs else 1
     tstart = np.zeros(ntypes + 1, np.int64)
     for j in range(n):
@@ -393,12 +362,12 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     if hol_skip:
         for p in range(n):
             opos[order[p]] = p
-    tlo = np.full(ntypes, R, np.int64)
-    thi = np.full(ntypes, -1, np.int64)
+    tmin = np.full(ntypes, np.inf)  # packing sizes of each type's jobs
+    tmax = np.full(ntypes, -np.inf)
     for j in range(n):
         k = jtype[j]
-        tlo[k] = min(tlo[k], rank[j])
-        thi[k] = max(thi[k], rank[j])
+        tmin[k] = min(tmin[k], size[j])
+        tmax[k] = max(tmax[k], size[j])
     PL = _pow2(L)
     mtree = np.full(2 * PL, -np.inf)
     for l in range(L):
@@ -410,8 +379,6 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.duration = duration
     S.cap = cap
     S.eps = eps
-    S.rank = rank
-    S.rank_vals = rank_vals
     S.jtype = jtype
     S.T = T
     S.cfg_k = cfg_k
@@ -434,8 +401,8 @@ def _make_state(arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, nt
     S.tstart = tstart
     S.thead = thead
     S.qcnt = np.zeros(ntypes, np.int64)
-    S.tlo = tlo
-    S.thi = thi
+    S.tmin = tmin
+    S.tmax = tmax
     S.qacc = np.zeros(2)
     S.load = np.zeros(L)
     S.load_other = np.zeros(L)
@@ -682,26 +649,25 @@ def _depart(S, j, t):
 
 
 @njit(cache=True)
-def _largest_fitting(S, lo, hi, room):
-    """Earliest queued job of the largest size <= room with rank in [lo, hi], or -1."""
+def _largest_fitting(S, smin, smax, room):
+    """Earliest queued job of the largest size <= room with size in [smin, smax], or -1."""
     if S.qn == 0:
         return -1
-    x = S.rank_vals[hi]
-    j = size_queue_last_le(S.sq, room if room < x else x)
-    if j < 0 or S.size[j] < S.rank_vals[lo]:
+    j = size_queue_last_le(S.sq, room if room < smax else smax)
+    if j < 0 or S.size[j] < smin:
         return -1
     return j
 
 
 @njit(cache=True)
-def _bfs_fill(S, l, t, lo, hi, limit):
+def _bfs_fill(S, l, t, smin, smax, limit):
     """BF-S on server l (PG21 IV-A): the largest fitting queued job, repeatedly.
 
-    Only ranks in [lo, hi]; at most ``limit`` placements. Returns the number placed.
+    Only sizes in [smin, smax]; at most ``limit`` placements. Returns the number placed.
     """
     placed = 0
     while placed < limit:
-        j = _largest_fitting(S, lo, hi, _room(S, l))
+        j = _largest_fitting(S, smin, smax, _room(S, l))
         if j < 0:
             break
         _place(S, j, l, t)
@@ -802,13 +768,13 @@ def _vqsbf_server(S, l, t):
     placed = 0
     if S.cfg_k1[k]:
         # (i) the largest job of VQ_1 that fits; it reserves only its own size
-        placed += _bfs_fill(S, l, t, S.tlo[1], S.thi[1], _ONE)
+        placed += _bfs_fill(S, l, t, S.tmin[1], S.tmax[1], _ONE)
     typ = S.cfg_main[k]
     if typ >= 0 and S.tcount[l, typ] < S.cfg_k[k, typ]:
         # (ii) the largest fitting jobs of VQ_j until the server holds k_j of them
-        placed += _bfs_fill(S, l, t, S.tlo[typ], S.thi[typ], S.cfg_k[k, typ] - S.tcount[l, typ])
+        placed += _bfs_fill(S, l, t, S.tmin[typ], S.tmax[typ], S.cfg_k[k, typ] - S.tcount[l, typ])
     # (iii) BF-S over the whole queue
-    placed += _bfs_fill(S, l, t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
+    placed += _bfs_fill(S, l, t, -np.inf, np.inf, _NO_LIMIT)
     return placed
 
 
@@ -903,7 +869,7 @@ def _bfjs_step(S, t, new_lo, new_hi):
     over the new arrivals still waiting."""
     placed = 0
     for a in range(S.nd):
-        placed += _bfs_fill(S, S.dlist[a], t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
+        placed += _bfs_fill(S, S.dlist[a], t, -np.inf, np.inf, _NO_LIMIT)
     for j in range(new_lo, new_hi):
         if S.state[j] == QUEUED:
             l = _best_fit(S, S.size[j])
@@ -969,7 +935,7 @@ def _server_pass(S, t, new_lo, new_hi, vqsbf):
         if vqsbf:
             placed += _vqsbf_server(S, cand, t)
         else:
-            placed += _bfs_fill(S, cand, t, _ZERO, S.rank_vals.shape[0] - 1, _NO_LIMIT)
+            placed += _bfs_fill(S, cand, t, -np.inf, np.inf, _NO_LIMIT)
         if a < S.nd and S.dlist[a] == cand:
             a += 1
         i = cand + 1
@@ -1073,9 +1039,9 @@ def _c(a, dtype):
     return np.array(a, dtype=dtype, order="C")
 
 
-def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes, cfg_k,
-        cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_qlen, out_qres,
-        out_busy, out_half, out_area):
+def run(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, cfg_main, cfg_k1,
+        track_jobs, stall, out_start, out_server, out_qlen, out_qres, out_busy, out_half,
+        out_area):
     """Simulate slots 0..T-1 under policy ``code``; fill the ``out_*`` arrays.
 
     ``jtype`` maps jobs to virtual queues 0..ntypes-1 (intervals of sizes);
@@ -1088,9 +1054,9 @@ def run(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntyp
     The ``out_*`` arrays must be C-contiguous and writable (they are filled in place).
     Returns the number of jobs that arrived.
     """
-    S, loop, extra = _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals,
-                              jtype, ntypes, cfg_k, cfg_main, cfg_k1, track_jobs, stall,
-                              out_start, out_server, out_half, out_area)
+    S, loop, extra = _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
+                              cfg_main, cfg_k1, track_jobs, stall, out_start, out_server,
+                              out_half, out_area)
     return int(loop(S, _c(arrival, np.int64), out_qlen, out_qres, out_busy, *extra))
 
 
@@ -1112,9 +1078,8 @@ def loop_of(code):
     raise ValueError(f"unknown policy code {code}")
 
 
-def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype, ntypes,
-             cfg_k, cfg_main, cfg_k1, track_jobs, stall, out_start, out_server, out_half,
-             out_area):
+def _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, cfg_main,
+             cfg_k1, track_jobs, stall, out_start, out_server, out_half, out_area):
     policy = code & POLICY_MASK
     loop, extra = loop_of(code)
     jtype = _c(jtype, np.int64)
@@ -1123,7 +1088,7 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
     order = np.argsort(jtype, kind="stable").astype(np.int64)
     S = _make_state(
         _c(arrival, np.int64), _c(size, np.float64), _c(duration, np.int64), cap, int(T),
-        float(eps), _c(rank, np.int64), _c(rank_vals, np.float64), jtype, int(ntypes),
+        float(eps), jtype, int(ntypes),
         _c(cfg_k, np.int64), _c(cfg_main, np.int64), _c(cfg_k1, np.bool_), bool(track_jobs),
         float(stall), order, policy == BFJ or policy == BFJS,
         policy == BFS or policy == BFJS or policy == VQSBF, out_start, out_server,
@@ -1133,7 +1098,7 @@ def _prepare(code, arrival, size, duration, cap, T, eps, rank, rank_vals, jtype,
 
 
 #: argument types of :func:`_make_state` (what the engine passes; see ``_prepare``)
-_MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, _F1, _I1, types.int64,
+_MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, types.int64,
                    types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1,
                    types.boolean, types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
 

@@ -98,11 +98,9 @@ def simulate(
         K.compile_policy(spec.code)
     t0 = time.perf_counter()
     if spec is not None:
-        rank_vals, rank = np.unique(size, return_inverse=True)
-        K.run(spec.code, arrival, size, dur, cap, T, eps, rank.astype(np.int64), rank_vals,
-              spec.jtype.astype(np.int64), spec.ntypes, spec.cfg_k, spec.cfg_main,
-              spec.cfg_k1, spec.track_jobs, spec.stall, start, server, qlen, qres, busy, half,
-              area)
+        K.run(spec.code, arrival, size, dur, cap, T, eps, spec.jtype.astype(np.int64),
+              spec.ntypes, spec.cfg_k, spec.cfg_main, spec.cfg_k1, spec.track_jobs, spec.stall,
+              start, server, qlen, qres, busy, half, area)
     elif isinstance(policy, SlottedPolicy):
         _run_python(policy, arrival, size, dur, cap, T, eps, start, server, qlen, qres, busy,
                     half, area)

@@ -52,7 +52,6 @@ def test_inputs_of_any_layout_give_the_same_run():
     ref = P.simulate(pol, w, P.Cluster.identical(2))
     ref_size = np.asarray(w.sizes()[:ref.start.size], float)
     spec = pol.kernel_spec(ref_size, np.ones(2))
-    rank_vals, rank = np.unique(ref_size, return_inverse=True)
     arrival = np.array(w.arrival[:ref.start.size], dtype=np.int32)
     size = ref_size.copy()
     size.flags.writeable = False
@@ -60,7 +59,7 @@ def test_inputs_of_any_layout_give_the_same_run():
             np.zeros(400, np.int64), np.zeros(400), np.zeros(400), np.zeros(2, np.int64),
             np.zeros(2)]
     K.run(spec.code, arrival, size, np.array(w.service[:size.size]), np.ones(2), 400,
-          FEASIBILITY_RTOL, rank, rank_vals, spec.jtype, spec.ntypes, np.asfortranarray(spec.cfg_k),
+          FEASIBILITY_RTOL, spec.jtype, spec.ntypes, np.asfortranarray(spec.cfg_k),
           spec.cfg_main, spec.cfg_k1, spec.track_jobs, spec.stall, *outs)
     assert np.array_equal(outs[0], ref.start) and np.array_equal(outs[1], ref.server)
     assert np.array_equal(outs[2], ref.queue_length)
