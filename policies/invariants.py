@@ -52,6 +52,13 @@ def _slot_event_order(s_ev: np.ndarray, t_ev: np.ndarray) -> np.ndarray:
     return key & ((1 << low) - 1)
 
 
+def _moves_elsewhere(series: np.ndarray, at: np.ndarray) -> bool:
+    """Whether ``series`` changes value at a slot not in the sorted array ``at``."""
+    moved = np.flatnonzero(series[1:] != series[:-1]) + 1
+    pos = np.searchsorted(at, moved)
+    return bool(np.any(pos >= at.size) or np.any(at[np.minimum(pos, at.size - 1)] != moved))
+
+
 def check_slotted_run(
     arrival: np.ndarray, size: np.ndarray, duration: np.ndarray, capacities: np.ndarray,
     slots: int, start: np.ndarray, server: np.ndarray, queue_length: np.ndarray,
@@ -77,20 +84,34 @@ def check_slotted_run(
     waiting = arrived & ~started
     if int(arrived.sum()) != int(waiting.sum() + in_service.sum() + finished.sum()):
         bad.append("arrived != waiting + in service + finished")
-    # queue series rebuilt from the record: arrived by t minus started by t
-    arr_by = np.cumsum(np.bincount(arrival[arrived], minlength=slots)[:slots])
-    st_by = np.cumsum(np.bincount(start[started], minlength=slots)[:slots])
-    if queue_length.shape != (slots,) or np.any(queue_length != arr_by - st_by):
-        bad.append("the queue-length series disagrees with the schedule")
-    elif queue_length[-1:].sum() != waiting.sum():
-        bad.append("final queue != jobs waiting")
-    if queued_resource is not None and slots > 0:
-        a = np.bincount(arrival[arrived], weights=size[arrived], minlength=slots)[:slots]
-        s = np.bincount(start[started], weights=size[started], minlength=slots)[:slots]
-        ref = np.cumsum(a - s)
-        scale = np.cumsum(a + s) * 1e-12 + 1e-12
-        if np.any(np.abs(ref - queued_resource) > scale):
-            bad.append("the queued-resource series disagrees with the schedule")
+    # queue series rebuilt from the record: arrived by t minus started by t. Both sides
+    # are step functions that may move only at slots with an arrival or a start, so they
+    # are compared at those slots (and slot 0), and the series must not move elsewhere:
+    # O(n log n + T) with no per-slot arrays (a million jobs on 5 servers span 22
+    # million slots).
+    in_window = started & (start < slots)
+    a_t, s_t = arrival[arrived], start[in_window]
+    if queue_length.shape != (slots,) or (queued_resource is not None
+                                           and queued_resource.shape != (slots,)):
+        bad.append("the queue-length series disagrees with the schedule (its length)")
+    elif slots > 0:
+        at = np.sort(np.concatenate([[0], a_t, s_t]))
+        at = at[np.r_[True, at[1:] != at[:-1]]]
+        ia, i_s = np.searchsorted(at, a_t), np.searchsorted(at, s_t)
+        na = np.cumsum(np.bincount(ia, minlength=at.size))
+        ns = np.cumsum(np.bincount(i_s, minlength=at.size))
+        if np.any(queue_length[at] != na - ns) or _moves_elsewhere(queue_length, at):
+            bad.append("the queue-length series disagrees with the schedule")
+        elif queue_length[-1] != waiting.sum():
+            bad.append("final queue != jobs waiting")
+        if queued_resource is not None:
+            wa = np.bincount(ia, weights=size[arrived], minlength=at.size)
+            ws = np.bincount(i_s, weights=size[in_window], minlength=at.size)
+            ref = np.cumsum(wa - ws)
+            scale = np.cumsum(wa + ws) * 1e-12 + 1e-12
+            if (np.any(np.abs(ref - queued_resource[at]) > scale)
+                    or _moves_elsewhere(queued_resource, at)):
+                bad.append("the queued-resource series disagrees with the schedule")
     # capacity: per server, sweep start (+) and end (-) events; ends before starts
     worst = 0.0
     idx = np.flatnonzero(started)
