@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 import highspy
 import numpy as np
 
+from capacity._highs import new_highs
+
 __all__ = ["MasterLP", "MasterSolution", "LPSolveError"]
 
 
@@ -59,8 +61,7 @@ class MasterLP:
         # and reported for d: t = t' / scale, and the prices likewise.
         self._scale = float(d.max())
         d = d / self._scale
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
+        h = new_highs()
         # primal simplex: added columns keep the basis primal feasible
         h.setOptionValue("simplex_strategy", 4)
         inf = highspy.kHighsInf

@@ -390,8 +390,9 @@ _HIGHS_STATUS = {
 def _solve_highs(program: LinearProgram, time_limit: float | None, mip_gap: float) -> _Raw:
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    from capacity._highs import new_highs
+
+    h = new_highs()
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     if program.is_mip:

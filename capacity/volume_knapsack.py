@@ -515,10 +515,11 @@ def _milp(w: np.ndarray, v: np.ndarray, zeta: float, time_limit: float | None
           ) -> tuple[np.ndarray, int]:
     import highspy
 
+    from capacity._highs import new_highs
+
     n = len(w)
     Z = Fraction(zeta)
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = new_highs()
     for opt, val in (("mip_rel_gap", 0.0), ("mip_abs_gap", 0.0),
                      ("mip_feasibility_tolerance", 1e-9),
                      ("primal_feasibility_tolerance", 1e-9)):
