@@ -92,8 +92,8 @@ def run_case(name: str, law: str, servers: int, intensity: float, jobs: int,
     assert res is not None
     return {"policy": POLICY_NAMES[name], "law": "U({}, {})".format(*LAWS[law]), "servers": servers,
             "intensity": intensity, "jobs": int(w.arrival.shape[0]),
-            "slots": int(res.queue_length.shape[0]),
-            "max_queue": int(res.queue_length.max()),
+            "slots": res.slots,
+            "max_queue": int(res.queue_length_steps.max()),
             "e2e": summary(e2e), "kernel": summary(kernel),
             "met": summary(e2e)["median_s"] <= TARGET_S}
 
@@ -132,7 +132,7 @@ def simpy_case(name: str, law: str, servers: int, intensity: float, jobs: int, r
         ours.append(time.perf_counter() - t0)
     assert res is not None
     rec: dict[str, Any] = {"jobs": int(w.arrival.shape[0]), "slots": slots,
-                           "max_queue": int(res.queue_length.max()),
+                           "max_queue": int(res.queue_length_steps.max()),
                            "simpy": summary(simpy_s), "ours": summary(ours), "note": note}
     ours_full = full["jobs"] / full["e2e"]["median_s"]
     rec["ours_jobs_per_s_full"] = ours_full

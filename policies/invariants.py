@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from policies.step_series import StepSeries
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run",
@@ -52,19 +53,29 @@ def _slot_event_order(s_ev: np.ndarray, t_ev: np.ndarray) -> np.ndarray:
     return key & ((1 << low) - 1)
 
 
-def _moves_elsewhere(series: np.ndarray, at: np.ndarray) -> bool:
+def _steps(x: np.ndarray | StepSeries) -> StepSeries | None:
+    """``x`` as a step series (None if it is not one-dimensional)."""
+    if isinstance(x, StepSeries):
+        return x
+    x = np.asarray(x)
+    return StepSeries.from_dense(x) if x.ndim == 1 else None
+
+
+def _moves_elsewhere(series: StepSeries, at: np.ndarray) -> bool:
     """Whether ``series`` changes value at a slot not in the sorted array ``at``."""
-    moved = np.flatnonzero(series[1:] != series[:-1]) + 1
+    moved = series.changes()
     pos = np.searchsorted(at, moved)
     return bool(np.any(pos >= at.size) or np.any(at[np.minimum(pos, at.size - 1)] != moved))
 
 
 def check_slotted_run(
     arrival: np.ndarray, size: np.ndarray, duration: np.ndarray, capacities: np.ndarray,
-    slots: int, start: np.ndarray, server: np.ndarray, queue_length: np.ndarray,
-    queued_resource: np.ndarray | None = None,
+    slots: int, start: np.ndarray, server: np.ndarray, queue_length: np.ndarray | StepSeries,
+    queued_resource: np.ndarray | StepSeries | None = None,
 ) -> InvariantReport:
-    """Check a PG21 slotted run (see the module docstring); never raises on violations."""
+    """Check a PG21 slotted run (see the module docstring); never raises on violations.
+
+    The series are one entry per slot or :class:`~policies.step_series.StepSeries`."""
     bad: list[str] = []
     n = arrival.shape[0]
     L = capacities.shape[0]
@@ -87,12 +98,14 @@ def check_slotted_run(
     # queue series rebuilt from the record: arrived by t minus started by t. Both sides
     # are step functions that may move only at slots with an arrival or a start, so they
     # are compared at those slots (and slot 0), and the series must not move elsewhere:
-    # O(n log n + T) with no per-slot arrays (a million jobs on 5 servers span 22
+    # O(n log n + records) with no per-slot arrays (a million jobs on 5 servers span 22
     # million slots).
     in_window = started & (start < slots)
     a_t, s_t = arrival[arrived], start[in_window]
-    if queue_length.shape != (slots,) or (queued_resource is not None
-                                           and queued_resource.shape != (slots,)):
+    ql = _steps(queue_length)
+    qr = None if queued_resource is None else _steps(queued_resource)
+    if ql is None or len(ql) != slots or (queued_resource is not None
+                                          and (qr is None or len(qr) != slots)):
         bad.append("the queue-length series disagrees with the schedule (its length)")
     elif slots > 0:
         at = np.sort(np.concatenate([[0], a_t, s_t]))
@@ -100,19 +113,20 @@ def check_slotted_run(
         ia, i_s = np.searchsorted(at, a_t), np.searchsorted(at, s_t)
         na = np.cumsum(np.bincount(ia, minlength=at.size))
         ns = np.cumsum(np.bincount(i_s, minlength=at.size))
-        if np.any(queue_length[at] != na - ns) or _moves_elsewhere(queue_length, at):
+        if np.any(ql.value_at(at) != na - ns) or _moves_elsewhere(ql, at):
             bad.append("the queue-length series disagrees with the schedule")
-        elif queue_length[-1] != waiting.sum():
+        elif ql.last != waiting.sum():
             bad.append("final queue != jobs waiting")
-        if queued_resource is not None:
+        if qr is not None:
             wa = np.bincount(ia, weights=size[arrived], minlength=at.size)
             ws = np.bincount(i_s, weights=size[in_window], minlength=at.size)
             ref = np.cumsum(wa - ws)
             scale = np.cumsum(wa + ws) * 1e-12 + 1e-12
-            if (np.any(np.abs(ref - queued_resource[at]) > scale)
-                    or _moves_elsewhere(queued_resource, at)):
+            if np.any(np.abs(ref - qr.value_at(at)) > scale) or _moves_elsewhere(qr, at):
                 bad.append("the queued-resource series disagrees with the schedule")
-    # capacity: per server, sweep start (+) and end (-) events; ends before starts
+    # capacity: per server, sweep start (+) and end (-) events; ends before starts. One
+    # running sum over all servers' events, less its value where each server's begin:
+    # every started job has its end event, so that value is zero up to rounding.
     worst = 0.0
     idx = np.flatnonzero(started)
     if idx.size:
@@ -121,15 +135,19 @@ def check_slotted_run(
         s_ev = np.concatenate([srv, srv])
         order = _slot_event_order(s_ev, np.concatenate([start[idx], start[idx] + duration[idx]]))
         s_ev, delta = s_ev[order], delta[order]
-        cuts = np.flatnonzero(np.diff(s_ev)) + 1
-        for seg_s, seg_d in zip(np.split(s_ev, cuts), np.split(delta, cuts), strict=True):
-            cap = capacities[seg_s[0]]
-            peak = float(np.max(np.cumsum(seg_d)))
-            worst = max(worst, peak / cap)
-            tol = FEASIBILITY_RTOL * capacities.max() + 1e-15 * seg_d.size
-            if peak > cap + tol:
-                bad.append(f"server {int(seg_s[0])} over capacity: load {peak!r} > {cap!r}")
-                break
+        heads = np.flatnonzero(np.r_[True, s_ev[1:] != s_ev[:-1]])
+        run = np.cumsum(delta)
+        before = np.r_[0.0, run[heads[1:] - 1]]
+        lengths = np.diff(heads, append=s_ev.size)
+        peak = np.maximum.reduceat(run - np.repeat(before, lengths), heads)
+        cap = capacities[s_ev[heads]]
+        worst = float(np.max(peak / cap))
+        over = np.flatnonzero(peak > cap + FEASIBILITY_RTOL * capacities.max()
+                              + 1e-15 * lengths)
+        if over.size:
+            i = over[0]
+            bad.append(f"server {int(s_ev[heads[i]])} over capacity: load "
+                       f"{float(peak[i])!r} > {float(cap[i])!r}")
     del n
     return InvariantReport(not bad, bad, worst)
 

@@ -85,6 +85,8 @@ from typing import Any
 
 import numpy as np
 
+from policies.step_series import StepSeries
+
 __all__ = ["StabilityVerdict", "judge_stability", "VERDICTS"]
 
 VERDICTS = ("stable", "unstable", "inconclusive")
@@ -154,8 +156,23 @@ def _validate_real(name: str, value: Any) -> float:
     return v
 
 
+def _window(x: np.ndarray | StepSeries, start: int, B: int, m: int
+            ) -> tuple[np.ndarray, bool, float]:
+    """Batch means of slots ``start + b m .. start + (b + 1) m - 1``, whether the window
+    ``start..T-1`` holds a nonzero value, and its mean positive increment."""
+    if isinstance(x, StepSeries):
+        y = np.diff(x.integral(start + m * np.arange(B + 1))) / m
+        first = int(np.searchsorted(x.at, start, side="right")) - 1
+        nonzero = bool(np.any(x.values[first:]))
+        inc = np.diff(x.values[first:])
+        return y, nonzero, float(np.maximum(inc, 0.0).sum()) / (B * m - 1)
+    window = x[start:]
+    return (window.reshape(B, m).mean(axis=1), bool(np.any(window)),
+            float(np.maximum(np.diff(window), 0.0).mean()))
+
+
 def judge_stability(
-    queued_resource: Sequence[float] | np.ndarray,
+    queued_resource: Sequence[float] | np.ndarray | StepSeries,
     *,
     arrival_work_rate: float | None = None,
     warmup: int | None = None,
@@ -172,7 +189,8 @@ def judge_stability(
     ----------
     queued_resource
         One-dimensional series ``X(t)``, ``t = 0..T-1``: total size of the waiting jobs at
-        each slot. Finite and non-negative.
+        each slot, or a :class:`~policies.step_series.StepSeries` of it. Finite and
+        non-negative.
     arrival_work_rate
         ``lambda * R_bar``, the work arriving per slot (> 0). If ``None``, the mean
         positive increment of ``X`` is used as the scale (step 4).
@@ -193,12 +211,14 @@ def judge_stability(
         ``(0, 1)``, ``threshold <= 0`` (or not finite), ``arrival_work_rate <= 0`` / NaN /
         inf, or a warm-up outside its range.
     """
-    x = np.asarray(queued_resource, dtype=float)
-    if x.ndim != 1:
-        raise ValueError(f"queued_resource must be one-dimensional, got shape {x.shape}")
-    if not np.all(np.isfinite(x)):
+    x = queued_resource if isinstance(queued_resource, StepSeries) \
+        else np.asarray(queued_resource, dtype=float)
+    values = x.values if isinstance(x, StepSeries) else x
+    if values.ndim != 1:
+        raise ValueError(f"queued_resource must be one-dimensional, got shape {values.shape}")
+    if not np.all(np.isfinite(values)):
         raise ValueError("queued_resource contains non-finite values (nan or inf)")
-    if np.any(x < 0):
+    if np.any(values < 0):
         raise ValueError("queued_resource must be non-negative (it is a total of job sizes)")
 
     B = _integer("batches", batches)
@@ -231,8 +251,7 @@ def judge_stability(
     # step 2: batch means of the latest B*m slots
     m = (T - w) // B
     start = T - B * m
-    window = x[start:]
-    y = window.reshape(B, m).mean(axis=1)
+    y, nonzero, mean_increment = _window(x, start, B, m)
     c = start + m * np.arange(B) + (m - 1) / 2.0
     level = float(y.mean())
     final_level = float(y[-1])
@@ -249,7 +268,7 @@ def judge_stability(
             threshold=eps, confidence=conf, se_residual=float(se_res),
             se_increment=float(se_inc), scale=float(scale), scale_source=scale_source)
 
-    if not np.any(window):  # identically zero after warm-up
+    if not nonzero:  # identically zero after warm-up
         return make("stable", 0.0, (0.0, 0.0), 0.0, (0.0, 0.0), 0.0, 0.0,
                     rate if rate is not None else 0.0)
 
@@ -274,7 +293,7 @@ def judge_stability(
     if rate is not None:
         scale = rate
     else:
-        scale = float(np.maximum(np.diff(window), 0.0).mean())
+        scale = mean_increment
     if scale > 0.0:
         rd, rlo, rhi = drift / scale, lo / scale, hi / scale
     else:  # fallback scale 0: X never increases after warm-up, so it is bounded there

@@ -298,6 +298,9 @@ STATE = _StateType([
     # outputs
     ("start", _I1), ("server", _I1), ("acc_from", _I1), ("half", _F1),
     ("half_slots", _I1), ("area", _F1),
+    # the record after scheduling, at the slots where it changed (policies.step_series)
+    ("rec_at", _I1), ("rec_qlen", _I1), ("rec_qres", _F1), ("rec_busy", _F1),
+    ("nrec", types.int64),
 ])
 
 
@@ -342,7 +345,8 @@ def _sift_down(a, i, m):
 @njit(cache=True)
 def _make_state(arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
                 cfg_main, cfg_k1, track_jobs, stall, order, track_sorted, track_sizes,
-                out_start, out_server, out_half, out_area, round_small, hol_skip):
+                out_start, out_server, out_half, out_area, out_at, out_qlen, out_qres,
+                out_busy, round_small, hol_skip):
     """The state of a run; ``order`` (jobs by type, stable) is sorted by the caller."""
     n = arrival.shape[0]
     L = cap.shape[0]
@@ -457,6 +461,17 @@ def _make_state(arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
     S.half = cap / 2.0
     S.half_slots = out_half
     S.area = out_area
+    S.rec_at = out_at
+    S.rec_qlen = out_qlen
+    S.rec_qres = out_qres
+    S.rec_busy = out_busy
+    S.nrec = 0
+    if T > 0 and out_at.shape[0] > 0:  # slot 0 before anything happened; see _record
+        out_at[0] = 0
+        out_qlen[0] = 0
+        out_qres[0] = 0.0
+        out_busy[0] = 0.0
+        S.nrec = 1
     return S
 
 
@@ -829,13 +844,35 @@ def _queued_resource(S):
 
 
 @njit(cache=True)
-def _end_slot(S, t, b0, out_qlen, out_qres, out_busy):
+def _record(S, t):
+    """(3) Record the queue, queued resource and busy resource after scheduling in slot
+    t, unless all three equal the last record. Past the capacity of the record arrays
+    only the count grows (the engine reports it)."""
+    q = S.qn
+    qres = S.qacc[0] + S.qacc[1]
+    busy = S.busy[0] + S.busy[1]
+    k = S.nrec
+    m = S.rec_at.shape[0]
+    if k > 0 and k <= m and S.rec_at[k - 1] == t:  # replaces the initial record of slot 0
+        k -= 1
+    if k > 0 and k <= m:
+        if S.rec_qlen[k - 1] == q and S.rec_qres[k - 1] == qres and S.rec_busy[k - 1] == busy:
+            S.nrec = k
+            return
+    if k < m:
+        S.rec_at[k] = t
+        S.rec_qlen[k] = q
+        S.rec_qres[k] = qres
+        S.rec_busy[k] = busy
+    S.nrec = k + 1
+
+
+@njit(cache=True)
+def _end_slot(S, t, b0):
     """(3) Record the queue after scheduling; (4) departures at the end of slot t, in
     increasing job id; the servers with a departure go to ``S.dlist[:S.nd]``."""
-    out_qlen[t] = S.qn
-    out_qres[t] = S.qacc[0] + S.qacc[1]
-    _kahan_add(S.busy, b0 - out_qres[t])
-    out_busy[t] = S.busy[0] + S.busy[1]
+    _kahan_add(S.busy, b0 - (S.qacc[0] + S.qacc[1]))
+    _record(S, t)
     depbuf, dflag, dlist = S.depbuf, S.dflag, S.dlist
     m = _ZERO
     j = S.dhead[t & S.dmask]
@@ -867,7 +904,7 @@ def _end_slot(S, t, b0, out_qlen, out_qres, out_busy):
 def _finish(S):
     for l in range(S.cap.shape[0]):
         _account(S, l, S.T)
-    return S.nxt
+    return S.nrec
 
 
 @njit(cache=True)
@@ -979,15 +1016,15 @@ def _maxweight_step(S, t, new_lo, new_hi):
 
 
 @njit(cache=True)
-def _skip_quiet(S, arrival, t, out_qlen, out_qres, out_busy):
-    """The first slot >= t to simulate: quiet slots are recorded and skipped.
+def _skip_quiet(S, arrival, t):
+    """The first slot >= t to simulate: quiet slots are skipped.
 
     A slot is quiet when no job arrives in it, none left at the end of the previous slot
     and (VQS, MaxWeight: the caller's test) the last pass placed nothing. Every policy
     then does nothing: each ends a slot with no queued job it could place, and only an
-    arrival or a departure changes that. A quiet slot without departures at its end
-    records the queue, queued resource and busy resource of the slot before; at 5
-    servers and mu = 0.01, a million jobs span 22 million slots, nearly all quiet.
+    arrival or a departure changes that, so the record of the slot before holds (the
+    record is a step series). At 5 servers and mu = 0.01, a million jobs span 22
+    million slots, nearly all quiet.
     """
     if S.nd > 0:
         return t
@@ -997,90 +1034,82 @@ def _skip_quiet(S, arrival, t, out_qlen, out_qres, out_busy):
     u = t
     while u < stop and S.dhead[u & S.dmask] < 0:
         u += 1
-    if u > t:
-        qlen = S.qn
-        qres = S.qacc[0] + S.qacc[1]
-        busy = S.busy[0] + S.busy[1]
-        for v in range(t, u):
-            out_qlen[v] = qlen
-            out_qres[v] = qres
-            out_busy[v] = busy
     return u
 
 
 @njit(cache=True)
-def run_bfjs(S, arrival, out_qlen, out_qres, out_busy):
-    t = _skip_quiet(S, arrival, _ZERO, out_qlen, out_qres, out_busy)
+def run_bfjs(S, arrival):
+    t = _skip_quiet(S, arrival, _ZERO)
     while t < S.T:
         lo = _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _bfjs_step(S, t, lo, S.nxt)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
-        t = _skip_quiet(S, arrival, t + 1, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
+        t = _skip_quiet(S, arrival, t + 1)
     return _finish(S)
 
 
 @njit(cache=True)
-def run_in_order(S, arrival, out_qlen, out_qres, out_busy, first_fit):
-    t = _skip_quiet(S, arrival, _ZERO, out_qlen, out_qres, out_busy)
+def run_in_order(S, arrival, first_fit):
+    t = _skip_quiet(S, arrival, _ZERO)
     while t < S.T:
         _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _in_order_step(S, t, first_fit)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
-        t = _skip_quiet(S, arrival, t + 1, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
+        t = _skip_quiet(S, arrival, t + 1)
     return _finish(S)
 
 
 @njit(cache=True)
-def run_fifoff(S, arrival, out_qlen, out_qres, out_busy):
-    t = _skip_quiet(S, arrival, _ZERO, out_qlen, out_qres, out_busy)
+def run_fifoff(S, arrival):
+    t = _skip_quiet(S, arrival, _ZERO)
     while t < S.T:
         _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _fifoff_step(S, t)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
-        t = _skip_quiet(S, arrival, t + 1, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
+        t = _skip_quiet(S, arrival, t + 1)
     return _finish(S)
 
 
 @njit(cache=True)
-def run_servers(S, arrival, out_qlen, out_qres, out_busy, vqsbf):
-    t = _skip_quiet(S, arrival, _ZERO, out_qlen, out_qres, out_busy)
+def run_servers(S, arrival, vqsbf):
+    t = _skip_quiet(S, arrival, _ZERO)
     while t < S.T:
         lo = _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _server_pass(S, t, lo, S.nxt, vqsbf)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
-        t = _skip_quiet(S, arrival, t + 1, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
+        t = _skip_quiet(S, arrival, t + 1)
     return _finish(S)
 
 
 @njit(cache=True)
-def run_vqs(S, arrival, out_qlen, out_qres, out_busy):
+def run_vqs(S, arrival):
     t = _ZERO
     while t < S.T:
         lo = _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _vqs_step(S, t, lo, S.nxt)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
         t += 1
         if not S.dirty:
-            t = _skip_quiet(S, arrival, t, out_qlen, out_qres, out_busy)
+            t = _skip_quiet(S, arrival, t)
     return _finish(S)
 
 
 @njit(cache=True)
-def run_maxweight(S, arrival, out_qlen, out_qres, out_busy):
+def run_maxweight(S, arrival):
     t = _ZERO
     while t < S.T:
         lo = _arrive(S, arrival, t)
         b0 = _queued_resource(S)
         _maxweight_step(S, t, lo, S.nxt)
-        _end_slot(S, t, b0, out_qlen, out_qres, out_busy)
+        _end_slot(S, t, b0)
         t += 1
         if not S.dirty:
-            t = _skip_quiet(S, arrival, t, out_qlen, out_qres, out_busy)
+            t = _skip_quiet(S, arrival, t)
     return _finish(S)
 
 
@@ -1093,8 +1122,8 @@ def _c(a, dtype):
 
 
 def run(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, cfg_main, cfg_k1,
-        track_jobs, stall, out_start, out_server, out_qlen, out_qres, out_busy, out_half,
-        out_area):
+        track_jobs, stall, out_start, out_server, out_at, out_qlen, out_qres, out_busy,
+        out_half, out_area):
     """Simulate slots 0..T-1 under policy ``code``; fill the ``out_*`` arrays.
 
     ``jtype`` maps jobs to virtual queues 0..ntypes-1 (intervals of sizes);
@@ -1103,14 +1132,21 @@ def run(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, cfg_ma
     its VQ other than VQ_1 (-1 if none) and whether it holds e_1 (PG21 Def. 6).
     ``out_half``/``out_area`` get, per server, the number of slots at least half full
     and the sum over slots of the load (real sizes), both measured after scheduling.
+    ``out_at``, ``out_qlen``, ``out_qres``, ``out_busy`` get the record after scheduling
+    (queue length, queued resource, busy resource) at slot 0 and at every later slot
+    where it differs from the record before: a step series
+    (:class:`policies.step_series.StepSeries`). At most one record per simulated slot:
+    min(T, 4 n + 2) entries always suffice (arrival slots, departure slots, the slots
+    after them, and for VQS and MaxWeight the slots after a placement, plus slot 0).
     VQS and VQS-BF take option bits in ``code`` (``VQ_ROUND_SMALL``, ``VQ_HOL_SKIP``).
     The ``out_*`` arrays must be C-contiguous and writable (they are filled in place).
-    Returns the number of jobs that arrived.
+    Returns the number of records; a number above ``out_at.shape[0]`` means the record
+    arrays were too short (only the first ``out_at.shape[0]`` were written).
     """
     S, loop, extra = _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
                               cfg_main, cfg_k1, track_jobs, stall, out_start, out_server,
-                              out_half, out_area)
-    return int(loop(S, _c(arrival, np.int64), out_qlen, out_qres, out_busy, *extra))
+                              out_half, out_area, out_at, out_qlen, out_qres, out_busy)
+    return int(loop(S, _c(arrival, np.int64), *extra))
 
 
 def loop_of(code):
@@ -1132,7 +1168,8 @@ def loop_of(code):
 
 
 def _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, cfg_main,
-             cfg_k1, track_jobs, stall, out_start, out_server, out_half, out_area):
+             cfg_k1, track_jobs, stall, out_start, out_server, out_half, out_area, out_at,
+             out_qlen, out_qres, out_busy):
     policy = code & POLICY_MASK
     loop, extra = loop_of(code)
     jtype = _c(jtype, np.int64)
@@ -1145,7 +1182,8 @@ def _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, c
         _c(cfg_k, np.int64), _c(cfg_main, np.int64), _c(cfg_k1, np.bool_), bool(track_jobs),
         float(stall), order, policy == BFJ or policy == BFJS,
         policy == BFS or policy == BFJS or policy == VQSBF, out_start, out_server,
-        out_half, out_area, bool(code & VQ_ROUND_SMALL) and policy in (VQS, VQSBF),
+        out_half, out_area, out_at, out_qlen, out_qres, out_busy,
+        bool(code & VQ_ROUND_SMALL) and policy in (VQS, VQSBF),
         bool(code & VQ_HOL_SKIP) and policy == VQS)
     return S, loop, extra
 
@@ -1153,7 +1191,8 @@ def _prepare(code, arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k, c
 #: argument types of :func:`_make_state` (what the engine passes; see ``_prepare``)
 _MAKE_STATE_SIG = (_I1, _F1, _I1, _F1, types.int64, types.float64, _I1, types.int64,
                    types.int64[:, ::1], _I1, _B1, types.boolean, types.float64, _I1,
-                   types.boolean, types.boolean, _I1, _I1, _I1, _F1, types.boolean, types.boolean)
+                   types.boolean, types.boolean, _I1, _I1, _I1, _F1, _I1, _I1, _F1, _F1,
+                   types.boolean, types.boolean)
 
 
 def compile_policy(code):
@@ -1161,4 +1200,4 @@ def compile_policy(code):
     a run can be timed without it; only this policy's loop is compiled."""
     loop, extra = loop_of(code)
     _make_state.compile(_MAKE_STATE_SIG)
-    loop.compile((STATE, _I1, _I1, _F1, _F1) + (types.boolean,) * len(extra))
+    loop.compile((STATE, _I1) + (types.boolean,) * len(extra))

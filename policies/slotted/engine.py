@@ -23,6 +23,7 @@ from policies.footprint import check_run_memory
 from policies.invariants import check_slotted_run
 from policies.metrics import SimulationResult
 from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
+from policies.step_series import StepSeries
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
 from theory.numbers import FEASIBILITY_RTOL
@@ -85,9 +86,6 @@ def simulate(
     n, L = size.shape[0], cap.shape[0]
     start = np.full(n, -1, np.int64)
     server = np.full(n, -1, np.int64)
-    qlen = np.zeros(T, np.int64)
-    qres = np.zeros(T)
-    busy = np.zeros(T)
     half = np.zeros(L, np.int64)
     area = np.zeros(L)
     spec = policy.kernel_spec(size, cap) if isinstance(policy, BuiltinPolicy) else None
@@ -96,23 +94,34 @@ def simulate(
 
         # compile (or load from numba's cache) this policy's loop before the clock starts
         K.compile_policy(spec.code)
+    elif not isinstance(policy, SlottedPolicy):
+        raise TypeError("policy must be a built-in policy or a SlottedPolicy subclass")
     t0 = time.perf_counter()
     if spec is not None:
-        K.run(spec.code, arrival, size, dur, cap, T, eps, spec.jtype.astype(np.int64),
-              spec.ntypes, spec.cfg_k, spec.cfg_main, spec.cfg_k1, spec.track_jobs, spec.stall,
-              start, server, qlen, qres, busy, half, area)
-    elif isinstance(policy, SlottedPolicy):
-        _run_python(policy, arrival, size, dur, cap, T, eps, start, server, qlen, qres, busy,
-                    half, area)
+        # the record is kept where it changes: at most one entry per simulated slot, and
+        # at most 4 n + 2 simulated slots (see _kernel.run); np.empty leaves the unused
+        # tail untouched
+        m = min(T, 4 * n + 2)
+        at, qlen = np.empty(m, np.int64), np.empty(m, np.int64)
+        qres, busy = np.empty(m), np.empty(m)
+        k = K.run(spec.code, arrival, size, dur, cap, T, eps, spec.jtype.astype(np.int64),
+                  spec.ntypes, spec.cfg_k, spec.cfg_main, spec.cfg_k1, spec.track_jobs,
+                  spec.stall, start, server, at, qlen, qres, busy, half, area)
+        if k > m:
+            raise RuntimeError(f"internal error: {k} records of the queue for {m} entries")
+        steps = [StepSeries(at[:k], x[:k], T) for x in (qlen, qres, busy)]
     else:
-        raise TypeError("policy must be a built-in policy or a SlottedPolicy subclass")
+        dense = np.zeros(T, np.int64), np.zeros(T), np.zeros(T)
+        _run_python(policy, arrival, size, dur, cap, T, eps, start, server, *dense, half, area)
+        steps = [StepSeries.from_dense(x) for x in dense]
     seconds = time.perf_counter() - t0
-    report = (check_slotted_run(arrival, size, dur, cap, T, start, server, qlen, qres)
+    report = (check_slotted_run(arrival, size, dur, cap, T, start, server, steps[0], steps[1])
               if check else None)
     rate = workload.head(T).work_rate()  # the simulated window's arrivals, not the horizon's
     return SimulationResult(
-        policy=policy.name, slots=T, warmup=int(W), queue_length=qlen, queued_resource=qres,
-        busy_resource=busy, arrival=arrival, start=start, server=server,
+        policy=policy.name, slots=T, warmup=int(W), queue_length_steps=steps[0],
+        queued_resource_steps=steps[1], busy_resource_steps=steps[2], arrival=arrival,
+        start=start, server=server,
         occupancy=area / (T * cap), half_full_fraction=half / T, work_rate=rate,
         seconds=seconds, invariants=report, params={"policy": repr(policy)},
         departures=int(np.count_nonzero((start >= 0) & (start + dur >= W) & (start + dur < T))),
