@@ -73,6 +73,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         simulate,
     )
     from policies.stability import StabilityVerdict, judge_stability
+    from policies.step_series import StepSeries
     from policies.sweep import sweep
     from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
     from policies.workload import (
@@ -106,6 +107,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "policies.slotted": ("BFJ", "BFJS", "BFS", "FIFOFF", "VQS", "VQSBF", "BuiltinPolicy",
         "PartitionMaxWeight", "SlotState", "SlottedPolicy", "simulate"),
     "policies.stability": ("StabilityVerdict", "judge_stability"),
+    "policies.step_series": ("StepSeries",),
     "policies.sweep": ("sweep",),
     "policies.trace_types": ("google2011_typed_workload", "trace_offered_load",
         "type_exponents"),
@@ -119,7 +121,7 @@ _names, __getattr__, __dir__ = lazy_exports("policies", _EXPORTS, globals())
 __all__ = [
     "Cluster", "InvariantReport", "check_slotted_run", "SimulationResult", "spawn_seeds",
     "BFJ", "BFS", "BFJS", "VQS", "VQSBF", "FIFOFF", "PartitionMaxWeight", "BuiltinPolicy",
-    "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability",
+    "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability", "StepSeries",
     "Workload", "PoissonArrivals", "BernoulliArrivals", "GeometricService",
     "DeterministicService", "EmpiricalService", "slotted_workload", "trace_workload",
     "google2011_workload", "POLICIES", "available_policies", "make_policy", "policies_of",

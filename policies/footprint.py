@@ -3,8 +3,10 @@
 One estimate for every entry point (DESIGN.md, "Inputs, budgets and errors"): the
 workload generators call it before drawing arrivals, :func:`policies.simulate` before the
 kernel's arrays. Per job: the workload's arrays, the simulator's copies, the kernel's
-per-job state and the invariant checker's rebuilt schedule; per slot: the recorded
-series and the checker's; per server: the kernel's and the result's per-server arrays.
+per-job state, the record of the queue (a step series: a few entries per job) and the
+invariant checker's rebuilt schedule; per slot: the workload's arrival counts and the
+one-entry-per-slot series a caller may ask the result for; per server: the kernel's
+and the result's per-server arrays.
 The constants are upper estimates (see ``tests/policies/test_footprint.py``, which
 compares them with a measured run).
 """
@@ -19,11 +21,13 @@ __all__ = ["JOB_BYTES", "SLOT_BYTES", "SERVER_BYTES", "expected_jobs_bound", "ru
            "check_run_memory"]
 
 #: bytes per job: workload (3 x 8), simulator copies and results (6 x 8), kernel state
-#: (rank, type, tree and list entries, about 12 x 8), invariant checker (about 10 x 8),
-#: with a margin (measured: about 250 bytes per job at 360k jobs)
+#: (type, queue and list entries, about 12 x 8), the record (2-3 entries of 32 bytes
+#: used), invariant checker (about 10 x 8), with a margin (measured: about 250 bytes
+#: per job at 360k jobs)
 JOB_BYTES = 400
-#: bytes per slot: three recorded series, arrival counts, the checker's series
-SLOT_BYTES = 80
+#: bytes per slot: the workload's arrival counts and a temporary, and the three
+#: one-entry-per-slot series built when a caller reads them (3 x 8)
+SLOT_BYTES = 48
 #: bytes per server: kernel residuals, orders and trees, occupancy and half-full counts
 SERVER_BYTES = 400
 

@@ -109,8 +109,10 @@ def simulate(
                   spec.stall, start, server, at, qlen, qres, busy, half, area)
         if k > m:
             raise RuntimeError(f"internal error: {k} records of the queue for {m} entries")
-        steps = [StepSeries(at[:k], x[:k], T) for x in (qlen, qres, busy)]
+        at = at[:k]
+        steps = [StepSeries(at, x[:k], T) for x in (qlen, qres, busy)]
     else:
+        assert isinstance(policy, SlottedPolicy)
         dense = np.zeros(T, np.int64), np.zeros(T), np.zeros(T)
         _run_python(policy, arrival, size, dur, cap, T, eps, start, server, *dense, half, area)
         steps = [StepSeries.from_dense(x) for x in dense]
