@@ -964,12 +964,19 @@ def _server_pass(S, t, new_lo, new_hi, vqsbf):
     placed = 0
     i = _ZERO
     a = 0
+    # a smallest new arrival still queued, size mn: the minimum moves only when that job
+    # is placed (jmin -1: to find; -2: none is left, and none comes back this slot)
+    jmin = -1
+    mn = np.inf
     while True:
         cand = S.dlist[a] if a < S.nd else L
-        mn = np.inf
-        for j in range(new_lo, new_hi):
-            if S.state[j] == QUEUED and S.size[j] < mn:
-                mn = S.size[j]
+        if jmin == -1 or (jmin >= 0 and S.state[jmin] != QUEUED):
+            jmin = -2
+            mn = np.inf
+            for j in range(new_lo, new_hi):
+                if S.state[j] == QUEUED and S.size[j] < mn:
+                    mn = S.size[j]
+                    jmin = j
         if mn < np.inf:
             c2 = _first_fit(S, mn, i)
             if c2 >= 0 and c2 < cand:
