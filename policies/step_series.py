@@ -89,10 +89,11 @@ class StepSeries:
         t = np.asarray(t)
         if t.size and (t.min() < 0 or t.max() > self.length):
             raise IndexError(f"bounds must lie in 0..{self.length}")
+        if self.length == 0:
+            return np.zeros(t.shape)
         cum = np.concatenate([[0.0], np.cumsum(self.values * self.durations)])
-        i = np.maximum(np.searchsorted(self.at, t, side="right") - 1, 0)
-        inside = np.minimum(t, self.length) - (self.at[i] if self.at.size else 0)
-        return cum[i] + (self.values[i] if self.at.size else 0.0) * inside
+        i = np.searchsorted(self.at, t, side="right") - 1  # >= 0: at[0] == 0 <= t
+        return cum[i] + self.values[i] * (t - self.at[i])
 
     def mean(self, start: int = 0) -> float:
         """Mean over slots ``start..length-1`` (0.0 if there are none)."""

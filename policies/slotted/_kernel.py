@@ -30,7 +30,10 @@ Data structures (all exact reformulations of the papers' linear scans):
   holding lists sorted by (residual, index), a 64-ary bit tree over the non-empty
   buckets, and the servers whose residual is the largest capacity (the empty ones)
   by index; for first fit and for "the next server, in index order, that some job can
-  still enter", a max-residual tree over indices.
+  still enter", a max-residual tree over indices;
+* the record: (slot, queue length, queued resource, busy resource) at slot 0 and at
+  every slot where one of them changes, a step series (:mod:`policies.step_series`);
+  quiet slots (:func:`_skip_quiet`) are skipped without writing anything.
 
 Policies that the paper runs on every server every slot (BF-S, VQS-BF) are run only
 on servers where the outcome can differ from "do nothing": servers with a departure
