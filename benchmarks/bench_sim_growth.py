@@ -480,8 +480,9 @@ def plot(queue_rows: list[dict[str, Any]], server_rows: list[dict[str, Any]],
     for p in names:
         rs = sorted((r for r in queue_rows if r["policy"] == p), key=lambda r: r["mean_queue"])
         if rs:
-            ax1.plot([max(r["mean_queue"], 1.0) for r in rs],
-                     [r["kernel_ns_per_job"] for r in rs], "-o", color=colors[p], label=p)
+            x = [max(r["mean_queue"], 1.0) for r in rs]
+            ax1.plot(x, [r["steady_ns_per_job"] for r in rs], "-o", color=colors[p], label=p)
+            ax1.plot(x, [r["kernel_ns_per_job"] for r in rs], ":", color=colors[p], alpha=0.5)
     for law, style in zip(LAWS, ("-o", "--s"), strict=True):
         lname = "U({}, {})".format(*LAWS[law])
         for p in names:
@@ -492,10 +493,21 @@ def plot(queue_rows: list[dict[str, Any]], server_rows: list[dict[str, Any]],
                          style, color=colors[p], label=f"{p}, {lname}")
     ax1.set_xlabel(f"mean queue length (jobs; {QUEUE_SERVERS} servers, U(0.1, 0.9))")
     ax2.set_xlabel(f"servers L (intensity {SERVER_INTENSITY})")
+    # a guide: time proportional to log x, through the median time at the smallest x
+    for ax, rows, xk, yk in ((ax1, queue_rows, "mean_queue", "steady_ns_per_job"),
+                             (ax2, server_rows, "servers", "kernel_ns_per_job")):
+        xs = sorted({max(float(r[xk]), 2.0) for r in rows})
+        if len(xs) > 1:
+            y0 = float(np.median([r[yk] for r in rows if max(float(r[xk]), 2.0) == xs[0]]))
+            grid = np.geomspace(xs[0], xs[-1], 50)
+            ax.plot(grid, y0 * np.log(grid) / math.log(xs[0]), "-", color="0.6", lw=3,
+                    alpha=0.4, label="∝ log x (guide)")
+    ax1.set_ylabel("kernel ns per arriving job, backlog insertion excluded (dotted: "
+                   "included)", fontsize=8)
+    ax2.set_ylabel("kernel ns per job (median)")
     for ax, rows in ((ax1, queue_rows), (ax2, server_rows)):
         ax.set_xscale("log")
         ax.set_yscale("log")
-        ax.set_ylabel("kernel ns per arriving job (median)")
         ax.grid(True, which="both", alpha=0.3)
         if rows:
             ax.legend(fontsize=7)
