@@ -36,23 +36,6 @@ class InvariantReport:
                 "max_load_ratio": self.max_load_ratio}
 
 
-def _slot_event_order(s_ev: np.ndarray, t_ev: np.ndarray) -> np.ndarray:
-    """Order of 2m events, m starts then m ends, by (server, slot, ends before starts).
-
-    One sort of int64 keys packing (server, slot, kind, event) when they fit in 63 bits
-    (a lexsort's indirect passes cost several times that at a million jobs)."""
-    m2 = s_ev.size
-    kind = np.zeros(m2, np.int64)
-    kind[: m2 // 2] = 1
-    span = int(t_ev.max()) + 1
-    low = max(1, (m2 - 1).bit_length())
-    if (int(s_ev.max()) + 1) * span * 2 >= 1 << (63 - low):
-        return np.lexsort((kind, t_ev, s_ev))
-    key = (((s_ev.astype(np.int64) * span + t_ev) * 2 + kind) << low) | np.arange(m2)
-    key.sort()
-    return key & ((1 << low) - 1)
-
-
 def _steps(x: np.ndarray | StepSeries) -> StepSeries | None:
     """``x`` as a step series (None if it is not one-dimensional)."""
     if isinstance(x, StepSeries):
@@ -61,11 +44,15 @@ def _steps(x: np.ndarray | StepSeries) -> StepSeries | None:
     return StepSeries.from_dense(x) if x.ndim == 1 else None
 
 
-def _moves_elsewhere(series: StepSeries, at: np.ndarray) -> bool:
-    """Whether ``series`` changes value at a slot not in the sorted array ``at``."""
-    moved = series.changes()
-    pos = np.searchsorted(at, moved)
-    return bool(np.any(pos >= at.size) or np.any(at[np.minimum(pos, at.size - 1)] != moved))
+def _by_server_then(server: np.ndarray, slot: np.ndarray) -> np.ndarray:
+    """Indices ordered by (server, slot), ties in index order: one sort of packed int64
+    keys when they fit in 63 bits (a lexsort's indirect passes cost several times that)."""
+    span = int(slot.max()) + 1
+    if (int(server.max()) + 1) * span >= 1 << 62:
+        return np.lexsort((slot, server))
+    key = server * span
+    key += slot
+    return np.argsort(key, kind="stable")
 
 
 def check_slotted_run(
@@ -95,59 +82,60 @@ def check_slotted_run(
     waiting = arrived & ~started
     if int(arrived.sum()) != int(waiting.sum() + in_service.sum() + finished.sum()):
         bad.append("arrived != waiting + in service + finished")
-    # queue series rebuilt from the record: arrived by t minus started by t. Both sides
-    # are step functions that may move only at slots with an arrival or a start, so they
-    # are compared at those slots (and slot 0), and the series must not move elsewhere:
-    # O(n log n + records) with no per-slot arrays (a million jobs on 5 servers span 22
-    # million slots).
+    # queue series rebuilt from the record: arrived by t minus started by t, compared
+    # with the recorded series at every slot where either may move (an arrival, a start
+    # or a record), in one compiled merge: O(n log n + records), no per-slot arrays (a
+    # million jobs on 5 servers span 22 million slots)
+    from policies import _invariant_sweeps as sweeps  # numba: imported when a check runs
+
     in_window = started & (start < slots)
-    a_t, s_t = arrival[arrived], start[in_window]
     ql = _steps(queue_length)
     qr = None if queued_resource is None else _steps(queued_resource)
     if ql is None or len(ql) != slots or (queued_resource is not None
                                           and (qr is None or len(qr) != slots)):
         bad.append("the queue-length series disagrees with the schedule (its length)")
     elif slots > 0:
-        at = np.sort(np.concatenate([[0], a_t, s_t]))
-        at = at[np.r_[True, at[1:] != at[:-1]]]
-        ia, i_s = np.searchsorted(at, a_t), np.searchsorted(at, s_t)
-        na = np.cumsum(np.bincount(ia, minlength=at.size))
-        ns = np.cumsum(np.bincount(i_s, minlength=at.size))
-        if np.any(ql.value_at(at) != na - ns) or _moves_elsewhere(ql, at):
+        a_t, a_s = arrival[arrived], size[arrived]
+        if a_t.size > 1 and np.any(a_t[1:] < a_t[:-1]):
+            o = np.argsort(a_t, kind="stable")
+            a_t, a_s = a_t[o], a_s[o]
+        s_t = start[in_window]
+        o = np.argsort(s_t, kind="stable")
+        rec_at = np.ascontiguousarray(ql.at, dtype=np.int64)
+        if qr is not None and not np.array_equal(qr.at, ql.at):
+            both = np.union1d(ql.at, qr.at)  # a caller's own series, recorded apart
+            ql = StepSeries(both, ql.value_at(both), ql.length)
+            qr = StepSeries(both, qr.value_at(both), qr.length)
+            rec_at = both.astype(np.int64)
+        q_ok, r_ok, final = sweeps.queue_sweep(
+            np.ascontiguousarray(a_t, dtype=np.int64), np.ascontiguousarray(a_s, np.float64),
+            np.ascontiguousarray(s_t[o], dtype=np.int64),
+            np.ascontiguousarray(size[in_window][o], np.float64), rec_at,
+            np.ascontiguousarray(ql.values, np.float64),
+            np.ascontiguousarray(qr.values if qr is not None else np.zeros(0), np.float64),
+            qr is not None)
+        if not q_ok:
             bad.append("the queue-length series disagrees with the schedule")
-        elif ql.last != waiting.sum():
+        elif final != waiting.sum():
             bad.append("final queue != jobs waiting")
-        if qr is not None:
-            wa = np.bincount(ia, weights=size[arrived], minlength=at.size)
-            ws = np.bincount(i_s, weights=size[in_window], minlength=at.size)
-            ref = np.cumsum(wa - ws)
-            scale = np.cumsum(wa + ws) * 1e-12 + 1e-12
-            if np.any(np.abs(ref - qr.value_at(at)) > scale) or _moves_elsewhere(qr, at):
-                bad.append("the queued-resource series disagrees with the schedule")
-    # capacity: per server, sweep start (+) and end (-) events; ends before starts. One
-    # running sum over all servers' events, less its value where each server's begin:
-    # every started job has its end event, so that value is zero up to rounding.
+        if not r_ok:
+            bad.append("the queued-resource series disagrees with the schedule")
+    # capacity: per server, sweep start (+) and end (-) events; ends before starts
     worst = 0.0
     idx = np.flatnonzero(started)
     if idx.size:
-        srv = server[idx]
-        delta = np.concatenate([size[idx], -size[idx]])
-        s_ev = np.concatenate([srv, srv])
-        order = _slot_event_order(s_ev, np.concatenate([start[idx], start[idx] + duration[idx]]))
-        s_ev, delta = s_ev[order], delta[order]
-        heads = np.flatnonzero(np.r_[True, s_ev[1:] != s_ev[:-1]])
-        run = np.cumsum(delta)
-        before = np.r_[0.0, run[heads[1:] - 1]]
-        lengths = np.diff(heads, append=s_ev.size)
-        peak = np.maximum.reduceat(run - np.repeat(before, lengths), heads)
-        cap = capacities[s_ev[heads]]
-        worst = float(np.max(peak / cap))
-        over = np.flatnonzero(peak > cap + FEASIBILITY_RTOL * capacities.max()
-                              + 1e-15 * lengths)
+        srv = np.ascontiguousarray(server[idx], dtype=np.int64)
+        beg = np.ascontiguousarray(start[idx], dtype=np.int64)
+        end = beg + np.asarray(duration[idx], dtype=np.int64)
+        peaks, counts = sweeps.capacity_peaks(
+            srv, beg, end, np.ascontiguousarray(size[idx], np.float64),
+            _by_server_then(srv, beg), _by_server_then(srv, end), L)
+        cap = np.asarray(capacities, np.float64)
+        worst = float(np.max(peaks / cap))
+        over = np.flatnonzero(peaks > cap + FEASIBILITY_RTOL * cap.max() + 2e-15 * counts)
         if over.size:
-            i = over[0]
-            bad.append(f"server {int(s_ev[heads[i]])} over capacity: load "
-                       f"{float(peak[i])!r} > {float(cap[i])!r}")
+            i = int(over[0])
+            bad.append(f"server {i} over capacity: load {float(peaks[i])!r} > {float(cap[i])!r}")
     del n
     return InvariantReport(not bad, bad, worst)
 

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from policies import BFJS, FIFOFF, Cluster, check_slotted_run, pg21_workload, simulate
+from policies.step_series import StepSeries
 from theory.distributions import Discrete, Uniform
 
 SLOTS = 10
@@ -236,25 +237,60 @@ def test_simulated_run_with_forced_overlap():
     assert rep.max_load_ratio == pytest.approx(1.5)
 
 
-@pytest.mark.parametrize("span", [200, 1 << 52])
-def test_event_order_is_server_slot_ends_first(span):
-    """The packed-key sort (and, past 63 bits, its lexsort fallback) orders the capacity
-    sweep's events by (server, slot, ends before starts)."""
-    from policies.invariants import _slot_event_order
+@pytest.mark.parametrize("base", [0, 1 << 52])
+@pytest.mark.parametrize("seed", range(4))
+def test_capacity_peaks_match_the_load_slot_by_slot(base, seed):
+    """The compiled sweep's peak per server equals the literal per-slot load, with jobs
+    that start in the slot where another one's service ended (ends come first)."""
+    from policies._invariant_sweeps import capacity_peaks
 
-    rng = np.random.default_rng(3)
-    m = 400
-    srv = rng.integers(0, 7, m)
-    st = rng.integers(0, span - 120, m)
-    dur = rng.integers(1, 60, m)
+    rng = np.random.default_rng(seed)
+    m, L, span = 300, 6, 150
+    srv = rng.integers(0, L, m)
+    sl = rng.integers(0, span, m)
+    dur = rng.integers(1, 40, m)
     h = m // 2  # the second half starts where the first half ends, on the same server
-    srv[h:], st[h:] = srv[:h], st[:h] + dur[:h]
-    t_ev = np.concatenate([st, st + dur])
-    s_ev = np.concatenate([srv, srv])
-    kind = np.r_[np.ones(m, np.int64), np.zeros(m, np.int64)]
-    order = _slot_event_order(s_ev, t_ev)
-    assert sorted(order.tolist()) == list(range(2 * m))
-    got = list(zip(s_ev[order].tolist(), t_ev[order].tolist(), kind[order].tolist(),
-                   strict=True))
-    assert got == sorted(got)
-    assert any(a[:2] == b[:2] and a[2] != b[2] for a, b in zip(got, got[1:], strict=False))
+    srv[h:], sl[h:] = srv[:h], sl[:h] + dur[:h]
+    size = rng.choice([0.25, 0.5, 0.6, 0.75], m)
+    load = np.zeros((L, span + 40))
+    for j in range(m):
+        load[srv[j], sl[j]:sl[j] + dur[j]] += size[j]  # served in slots sl .. sl + dur - 1
+    beg, end = sl + base, sl + dur + base
+    by_start = np.lexsort((beg, srv))
+    by_end = np.lexsort((end, srv))
+    peaks, counts = capacity_peaks(srv.astype(np.int64), beg, end, size, by_start, by_end, L)
+    np.testing.assert_allclose(peaks, load.max(axis=1), rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(counts, np.bincount(srv, minlength=L))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_queue_sweep_matches_the_series_slot_by_slot(seed):
+    """The compiled merge accepts exactly the series equal to the literal per-slot queue."""
+    from policies._invariant_sweeps import queue_sweep
+
+    rng = np.random.default_rng(seed)
+    n, T = 60, 120
+    arr = np.sort(rng.integers(0, T, n))
+    sl = np.where(rng.random(n) < 0.8, arr + rng.integers(0, 30, n), -1)
+    sl[sl >= T] = -1
+    size = rng.choice([0.1, 0.3, 0.5], n)
+    q = np.array([np.sum(arr <= t) - np.sum((sl >= 0) & (sl <= t)) for t in range(T)])
+    r = np.array([size[arr <= t].sum() - size[(sl >= 0) & (sl <= t)].sum() for t in range(T)])
+    on = sl >= 0
+    o = np.argsort(sl[on], kind="stable")
+
+    def run(qq, rr):
+        s = StepSeries.from_dense(qq)
+        both = np.union1d(s.at, StepSeries.from_dense(rr).at)
+        return queue_sweep(arr, size, sl[on][o], size[on][o], both,
+                           s.value_at(both).astype(float), rr[both], True)
+
+    assert run(q, r) == (True, True, q[-1])
+    quiet = np.setdiff1d(np.arange(1, T), np.r_[arr, sl[on]])  # no arrival, no start
+    for t in (int(rng.integers(1, T)), int(quiet[len(quiet) // 2])):
+        q2 = q.copy()
+        q2[t] += 1  # one slot off: caught wherever it is, also between events
+        assert run(q2, r)[0] is False
+    r2 = r.copy()
+    r2[t] += 1e-6
+    assert run(q, r2)[:2] == (True, False)

@@ -22,7 +22,11 @@ def _policy(name):
 
 
 def _dispatchers():
-    return {n: f for n, f in vars(K).items() if hasattr(f, "signatures")}
+    """The compiled functions of the kernel and of the invariant checker's sweeps."""
+    from policies import _invariant_sweeps
+
+    return {n: f for mod in (K, _invariant_sweeps) for n, f in vars(mod).items()
+            if hasattr(f, "signatures")}
 
 
 def test_one_specialisation_per_function():
