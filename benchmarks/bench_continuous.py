@@ -14,7 +14,9 @@ Uniform(0.01, 0.19), geometric service with mu = 0.01, unit servers; the horizon
 ``--jobs`` expected arrivals. ``e2e`` is the wall time of ``policies.simulate(...)``
 with its invariant check (input preparation, kernel, checker);
 ``kernel`` is ``SimulationResult.seconds``. Medians over ``--repeats``; the kernels
-are compiled (or loaded from numba's cache) before any timing.
+are compiled (or loaded from numba's cache) before any timing. ``--split`` also times
+each call without the check: ``checker`` = median e2e - median unchecked e2e, ``rest``
+= median unchecked e2e - median kernel (inputs, state, result).
 
 SimPy baseline and oracle (``--simpy-jobs N``, default 20,000; 0 disables). For every
 case the same case truncated to about min(N, ``--jobs``) jobs (same law, servers,
@@ -76,12 +78,14 @@ def policy(name: str) -> Any:
 
 
 def run_case(name: str, law: str, servers: int, intensity: float, jobs: int,
-             repeats: int, seed: int) -> dict[str, Any]:
+             repeats: int, seed: int, split: bool = False) -> dict[str, Any]:
+    """Time ``simulate`` with its check; with ``split`` also without it, which gives the
+    checker's share (median with - median without) and the rest (inputs, result)."""
     import policies as P
 
     w = workload(law, servers, intensity, jobs, seed)
     cluster = P.Cluster.identical(servers)
-    e2e, kernel = [], []
+    e2e, kernel, bare = [], [], []
     res = None
     for _ in range(repeats):
         gc.collect()
@@ -89,13 +93,22 @@ def run_case(name: str, law: str, servers: int, intensity: float, jobs: int,
         res = P.simulate(policy(name), w, cluster, check=True)
         e2e.append(time.perf_counter() - t0)
         kernel.append(res.seconds)
+        if split:  # like the checked calls, while the last result is still held
+            gc.collect()
+            t0 = time.perf_counter()
+            res = P.simulate(policy(name), w, cluster, check=False)
+            bare.append(time.perf_counter() - t0)
     assert res is not None
-    return {"policy": POLICY_NAMES[name], "law": "U({}, {})".format(*LAWS[law]), "servers": servers,
-            "intensity": intensity, "jobs": int(w.arrival.shape[0]),
-            "slots": res.slots,
-            "max_queue": int(res.queue_length_steps.max()),
-            "e2e": summary(e2e), "kernel": summary(kernel),
-            "met": summary(e2e)["median_s"] <= TARGET_S}
+    rec = {"policy": POLICY_NAMES[name], "law": "U({}, {})".format(*LAWS[law]),
+           "servers": servers, "intensity": intensity, "jobs": int(w.arrival.shape[0]),
+           "slots": res.slots, "max_queue": int(res.queue_length_steps.max()),
+           "e2e": summary(e2e), "kernel": summary(kernel),
+           "met": summary(e2e)["median_s"] <= TARGET_S}
+    if split:
+        rec["unchecked"] = summary(bare)
+        rec["checker_s"] = rec["e2e"]["median_s"] - rec["unchecked"]["median_s"]
+        rec["rest_s"] = rec["unchecked"]["median_s"] - rec["kernel"]["median_s"]
+    return rec
 
 
 def simpy_case(name: str, law: str, servers: int, intensity: float, jobs: int, repeats: int,
@@ -170,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--simpy-repeats", type=int, default=1)
     ap.add_argument("--simpy-cap", type=float, default=300.0,
                     help="skip a SimPy run after this many seconds")
+    ap.add_argument("--split", action="store_true",
+                    help="also time each case without the invariant check: adds the "
+                         "checker's share and the rest (inputs, result) of e2e")
     args = ap.parse_args(argv)
     names = args.policies.split(",")
     for n in names:
@@ -196,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     head = "| policy | law | servers | intensity | max queue | e2e (s) | kernel (s) | <= 2 s |"
     rule = "|---|---|---|---|---|---|---|---|"
+    if args.split:
+        head += " checker (s) | rest (s) |"
+        rule += "---|---|"
     if simpy_jobs:
         head += (" SimPy jobs | SimPy (s) | ours same (s) | SimPy/ours | SimPy jobs/s | "
                  "ours jobs/s (full) | jobs/s ratio | >= 30x | identical |")
@@ -207,10 +226,12 @@ def main(argv: list[str] | None = None) -> int:
         for law in laws:
             for L in servers:
                 for a in intensities:
-                    r = run_case(n, law, L, a, args.jobs, args.repeats, args.seed)
+                    r = run_case(n, law, L, a, args.jobs, args.repeats, args.seed, args.split)
                     line = (f"| {r['policy']} | {r['law']} | {L} | {a} | {r['max_queue']:,} | "
                             f"{r['e2e']['median_s']:.2f} | {r['kernel']['median_s']:.2f} | "
                             f"{'yes' if r['met'] else 'no'} |")
+                    if args.split:
+                        line += f" {r['checker_s']:.2f} | {r['rest_s']:.2f} |"
                     if simpy_jobs:
                         b = simpy_case(n, law, L, a, simpy_jobs, args.repeats,
                                        args.simpy_repeats, args.simpy_cap, args.seed, r)

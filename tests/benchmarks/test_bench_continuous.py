@@ -49,6 +49,17 @@ def test_simpy_jobs_zero_keeps_the_old_table(tmp_path, capsys):
     assert "simpy" not in json.loads(out.read_text())["rows"][0]
 
 
+def test_split_adds_the_checker_and_the_rest(tmp_path, capsys):
+    out = tmp_path / "c.json"
+    assert bench.main(["--policies", "bfs", *TINY, "--intensities", "0.9", "--simpy-jobs", "0",
+                       "--split", "--repeats", "2", "--json", str(out)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("| checker (s) | rest (s) |")
+    r = json.loads(out.read_text())["rows"][0]
+    assert r["unchecked"]["repeats"] == 2
+    assert r["checker_s"] == pytest.approx(r["e2e"]["median_s"] - r["unchecked"]["median_s"])
+    assert r["rest_s"] == pytest.approx(r["unchecked"]["median_s"] - r["kernel"]["median_s"])
+
+
 class _FIFOBestFit(bs._FIFOFF):
     """A wrong model: FIFO with best fit instead of first fit."""
 
