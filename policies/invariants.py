@@ -119,7 +119,7 @@ def check_slotted_run(
             ql = StepSeries(both, ql.value_at(both), ql.length)
             qr = StepSeries(both, qr.value_at(both), qr.length)
             rec_at = both.astype(np.int64)
-        q_ok, r_ok, final = sweeps.queue_sweep(
+        q_ok, r_ok, _ = sweeps.queue_sweep(
             np.ascontiguousarray(a_t, dtype=np.int64), np.ascontiguousarray(a_s, np.float64),
             np.ascontiguousarray(s_t[o], dtype=np.int64),
             np.ascontiguousarray(size[in_window][o], np.float64), rec_at,
@@ -128,7 +128,7 @@ def check_slotted_run(
             qr is not None)
         if not q_ok:
             bad.append("the queue-length series disagrees with the schedule")
-        elif final != waiting.sum():
+        elif ql.last != waiting.sum():
             bad.append("final queue != jobs waiting")
         if not r_ok:
             bad.append("the queued-resource series disagrees with the schedule")
