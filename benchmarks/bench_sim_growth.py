@@ -73,6 +73,7 @@ for _p in (str(ROOT), str(HERE)):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
+from benchmarks.arguments import int_list  # noqa: E402
 from benchmarks.bench_continuous import LAWS, MEAN_SERVICE, POLICY_NAMES, policy  # noqa: E402
 from benchmarks.timing import summary  # noqa: E402
 
@@ -525,16 +526,6 @@ def plot(queue_rows: list[dict[str, Any]], server_rows: list[dict[str, Any]],
 # -- CLI -------------------------------------------------------------------------------
 
 
-def _ints(text: str, what: str, ap: argparse.ArgumentParser) -> list[int]:
-    try:
-        vals = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        ap.error(f"{what} takes comma-separated integers, got {text!r}")
-    if not vals or min(vals) < 1:
-        ap.error(f"{what} must be integers >= 1, got {text!r}")
-    return vals
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sections", default=",".join(SECTIONS), help="of: " + ",".join(SECTIONS))
@@ -568,11 +559,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeats < 1:
         ap.error("--repeats must be at least 1")
     q = args.quick
-    targets = (_ints(args.queue_targets, "--queue-targets", ap) if args.queue_targets
+    targets = (int_list(args.queue_targets, "--queue-targets", ap) if args.queue_targets
                else list(QUEUE_TARGETS_QUICK if q else QUEUE_TARGETS))
-    counts = (_ints(args.servers, "--servers", ap) if args.servers
+    counts = (int_list(args.servers, "--servers", ap) if args.servers
               else list(SERVER_COUNTS_QUICK if q else SERVER_COUNTS))
-    mem_jobs = (_ints(args.memory_jobs, "--memory-jobs", ap) if args.memory_jobs
+    mem_jobs = (int_list(args.memory_jobs, "--memory-jobs", ap) if args.memory_jobs
                 else list(MEMORY_JOBS_QUICK if q else MEMORY_JOBS))
     queue_jobs = args.queue_jobs if args.queue_jobs is not None else (
         QUEUE_JOBS_QUICK if q else QUEUE_JOBS)

@@ -29,12 +29,14 @@ if str(ROOT) not in sys.path:
 import numpy as np  # noqa: E402
 from numba import njit  # noqa: E402
 
+from benchmarks.arguments import int_list  # noqa: E402
 from policies.slotted._size_queue import (  # noqa: E402
     size_queue_insert,
     size_queue_last_le,
     size_queue_new,
     size_queue_remove,
 )
+from theory.budgets import MEMORY_BUDGET  # noqa: E402
 
 
 @njit(cache=True)
@@ -57,6 +59,11 @@ def _churn(Q, sizes, first, xs):
     return found
 
 
+#: sizes drawn (8 bytes per key and operation), the queue's keys and job ids in blocks
+#: at least half full (2 x 16), their first keys, with a margin
+BYTES_PER_KEY = 64
+
+
 def ns_per_op(block: int, length: int, ops: int, repeats: int, seed: int) -> float:
     rng = np.random.default_rng(seed)
     sizes = rng.uniform(0.1, 0.9, length + ops)
@@ -71,16 +78,6 @@ def ns_per_op(block: int, length: int, ops: int, repeats: int, seed: int) -> flo
     return 1e9 * best / ops
 
 
-def _ints(text: str, what: str, ap: argparse.ArgumentParser) -> list[int]:
-    try:
-        vals = [int(x) for x in text.split(",")]
-    except ValueError:
-        ap.error(f"{what} takes comma-separated integers, got {text!r}")
-    if not vals or min(vals) < 1:
-        ap.error(f"{what} must be positive integers, got {text!r}")
-    return vals
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--blocks", default="256", help="keys per block (the kernel uses 256)")
@@ -89,17 +86,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
-    blocks = _ints(args.blocks, "--blocks", ap)
-    lengths = _ints(args.lengths, "--lengths", ap)
+    blocks = int_list(args.blocks, "--blocks", ap)
+    lengths = int_list(args.lengths, "--lengths", ap)
     if min(blocks) < 2:
         ap.error("--blocks must be at least 2")
     if args.ops < 1 or args.repeats < 1:
         ap.error("--ops and --repeats must be >= 1")
+    need = BYTES_PER_KEY * (max(lengths) + args.ops)
+    if need > MEMORY_BUDGET:
+        ap.error(f"--lengths {max(lengths):,} with --ops {args.ops:,} would need about "
+                 f"{need / 2**30:.1f} GiB, over the budget of {MEMORY_BUDGET / 2**30:g} GiB")
     ns_per_op(blocks[0], 100, 100, 1, args.seed)  # compile (or load) before timing
     print("| keys per block | " + " | ".join(f"Q = {q:,}" for q in lengths) + " |")
     print("|---|" + "---|" * len(lengths))
     for b in blocks:
-        row = [ns_per_op(b, q, args.ops, args.repeats, args.seed) for q in lengths]
+        row = []
+        for q in lengths:
+            print(f"  blocks of {b}, Q = {q:,} ...", file=sys.stderr, flush=True)
+            row.append(ns_per_op(b, q, args.ops, args.repeats, args.seed))
         print(f"| {b} | " + " | ".join(f"{v:,.0f} ns" for v in row) + " |", flush=True)
     return 0
 

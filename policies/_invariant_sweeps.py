@@ -13,18 +13,6 @@ from numba import njit
 
 
 @njit(cache=True)
-def _add(acc, x):
-    """Neumaier-compensated acc[0] += x (acc[1] holds the compensation)."""
-    s = acc[0]
-    t = s + x
-    if abs(s) >= abs(x):
-        acc[1] += (s - t) + x
-    else:
-        acc[1] += (x - t) + s
-    acc[0] = t
-
-
-@njit(cache=True)
 def queue_sweep(a_slot, a_size, s_slot, s_size, rec_at, rec_q, rec_r, has_r):
     """Compare the queue the schedule implies with a recorded step series.
 
@@ -41,7 +29,7 @@ def queue_sweep(a_slot, a_size, s_slot, s_size, rec_at, rec_q, rec_r, has_r):
     ir = 0
     cur = 0
     q = 0
-    r = np.zeros(2)
+    r = 0.0
     mag = 0.0
     q_ok = True
     r_ok = True
@@ -56,12 +44,12 @@ def queue_sweep(a_slot, a_size, s_slot, s_size, rec_at, rec_q, rec_r, has_r):
             u = rec_at[ir]
         while ia < na and a_slot[ia] == u:
             q += 1
-            _add(r, a_size[ia])
+            r += a_size[ia]
             mag += abs(a_size[ia])
             ia += 1
         while js < ns and s_slot[js] == u:
             q -= 1
-            _add(r, -s_size[js])
+            r -= s_size[js]
             mag += abs(s_size[js])
             js += 1
         while ir < nr and rec_at[ir] <= u:
@@ -69,7 +57,7 @@ def queue_sweep(a_slot, a_size, s_slot, s_size, rec_at, rec_q, rec_r, has_r):
             ir += 1
         if rec_q[cur] != q:
             q_ok = False
-        if has_r and not abs(rec_r[cur] - (r[0] + r[1])) <= mag * 1e-12 + 1e-12:
+        if has_r and not abs(rec_r[cur] - r) <= mag * 1e-12 + 1e-12:
             r_ok = False
         if not q_ok and (not r_ok or not has_r):
             break
@@ -83,30 +71,28 @@ def capacity_peaks(server, start, end, size, by_start, by_end, L):
     A job holds its size in slots ``start .. end - 1`` (PG21 Sec. II: it leaves at the
     end of its last service slot), so at equal slots ends come first. ``by_start`` and
     ``by_end`` order the jobs by (server, start) and by (server, end) (the caller
-    sorts: numpy's sorts cost no compilation). One compensated running sum per server.
+    sorts: numpy's sorts cost no compilation). One running sum per server.
     """
     m = server.shape[0]
     peaks = np.zeros(L)
     counts = np.zeros(L, np.int64)
-    acc = np.zeros(2)
     a = 0
     b = 0
     while a < m:
         l = server[by_start[a]]
-        acc[0] = 0.0
-        acc[1] = 0.0
+        load = 0.0
         peak = 0.0
         while a < m and server[by_start[a]] == l:
             ja = by_start[a]
             jb = by_end[b]
             if server[jb] == l and end[jb] <= start[ja]:
-                _add(acc, -size[jb])
+                load -= size[jb]
                 b += 1
             else:
-                _add(acc, size[ja])
+                load += size[ja]
                 a += 1
                 counts[l] += 1
-                peak = max(peak, acc[0] + acc[1])
+                peak = max(peak, load)
         while b < m and server[by_end[b]] == l:  # the server's remaining departures
             b += 1
         peaks[l] = peak

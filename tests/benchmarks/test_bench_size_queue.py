@@ -18,7 +18,8 @@ def test_one_row_per_block_size(capsys):
 
 
 @pytest.mark.parametrize("argv", [["--blocks", "1"], ["--blocks", "x"], ["--lengths", "0"],
-                                  ["--ops", "0"], ["--repeats", "0"]])
+                                  ["--ops", "0"], ["--repeats", "0"],
+                                  ["--lengths", "1000000000"], ["--ops", "10000000000"]])
 def test_bad_arguments_exit_2(argv):
     with pytest.raises(SystemExit) as e:
         bench.main(argv)
