@@ -565,6 +565,16 @@ def main(argv: list[str] | None = None) -> int:
               else list(SERVER_COUNTS_QUICK if q else SERVER_COUNTS))
     mem_jobs = (int_list(args.memory_jobs, "--memory-jobs", ap) if args.memory_jobs
                 else list(MEMORY_JOBS_QUICK if q else MEMORY_JOBS))
+    if "memory" in sections:
+        from policies.footprint import run_bytes
+
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        for jobs in mem_jobs:
+            need = run_bytes(jobs, jobs / _rate("wide", MEMORY_SERVERS, MEMORY_INTENSITY),
+                             MEMORY_SERVERS)
+            if need > ram:
+                ap.error(f"--memory-jobs {jobs:,} would need about {need / 2**30:.0f} GiB, "
+                         f"more than this machine's {ram / 2**30:.0f} GiB")
     queue_jobs = args.queue_jobs if args.queue_jobs is not None else (
         QUEUE_JOBS_QUICK if q else QUEUE_JOBS)
     server_jobs = args.server_jobs if args.server_jobs is not None else (

@@ -124,7 +124,7 @@ def test_growth_ratio_against_the_log_ratio():
     ["--sections", ""], ["--repeats", "0"], ["--repeats", "-2"], ["--queue-targets", "0"],
     ["--queue-targets", "x"], ["--servers", "5,-1"], ["--memory-jobs", "0"],
     ["--queue-jobs", "0"], ["--server-jobs", "-1"], ["--queue-intensity", "fast"],
-    ["--queue-intensity", "0"]])
+    ["--queue-intensity", "0"], ["--sections", "memory", "--memory-jobs", "100000000000"]])
 def test_bad_arguments_exit_2_before_any_run(argv, capsys):
     with pytest.raises(SystemExit) as exc:
         bench.main(argv)
