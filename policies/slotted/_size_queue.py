@@ -17,7 +17,7 @@ continuous law, missed the cache several times per job).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 from numba import njit, types
@@ -28,6 +28,9 @@ __all__ = ["QBLOCK", "SIZE_QUEUE", "size_queue_new", "size_queue_insert", "size_
 
 #: keys per block in the simulator (tests use small blocks to exercise splits)
 QBLOCK = 256
+
+# an int64 value, not a Python literal: numba compiles a helper once more per literal
+_ZERO = cast(int, np.int64(0))
 
 
 @structref.register
@@ -76,6 +79,21 @@ def size_queue_new(B):
 
 
 @njit(cache=True)
+def _copy_f(dst, d0, src, s0, n):
+    """dst[d0:d0+n] = src[s0:s0+n] as a loop: a slice assignment compiles numba's
+    shape-mismatch error formatting, seconds per call site (issue 13, cold start)."""
+    for i in range(n):
+        dst[d0 + i] = src[s0 + i]
+
+
+@njit(cache=True)
+def _copy_i(dst, d0, src, s0, n):
+    """:func:`_copy_f` for int64 arrays."""
+    for i in range(n):
+        dst[d0 + i] = src[s0 + i]
+
+
+@njit(cache=True)
 def _new_block(Q):
     """A free block, growing the pool (doubling) when every block is in use."""
     if Q.nfree > 0:
@@ -86,12 +104,12 @@ def _new_block(Q):
         key, job, count, order = Q.key, Q.job, Q.count, Q.order
         first_size, first_job = Q.first_size, Q.first_job
         _alloc(Q, 2 * m)
-        Q.key[: m * Q.B] = key
-        Q.job[: m * Q.B] = job
-        Q.count[:m] = count
-        Q.order[:m] = order
-        Q.first_size[:m] = first_size
-        Q.first_job[:m] = first_job
+        _copy_f(Q.key, _ZERO, key, _ZERO, m * Q.B)
+        _copy_i(Q.job, _ZERO, job, _ZERO, m * Q.B)
+        _copy_i(Q.count, _ZERO, count, _ZERO, m)
+        _copy_i(Q.order, _ZERO, order, _ZERO, m)
+        _copy_f(Q.first_size, _ZERO, first_size, _ZERO, m)
+        _copy_i(Q.first_job, _ZERO, first_job, _ZERO, m)
     Q.used += 1
     return Q.used - 1
 
@@ -158,8 +176,8 @@ def size_queue_insert(Q, s, j):
         key, job = Q.key, Q.job  # the pool may have grown
         h = B // 2
         nbase = new * B
-        key[nbase: nbase + h] = key[base + h: base + B]
-        job[nbase: nbase + h] = job[base + h: base + B]
+        _copy_f(key, nbase, key, base + h, h)
+        _copy_i(job, nbase, job, base + h, h)
         Q.count[blk] = h
         Q.count[new] = h
         for q in range(Q.nblocks, b + 1, -1):

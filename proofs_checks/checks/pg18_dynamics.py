@@ -81,7 +81,7 @@ def _brief(r: P.ContinuousResult) -> dict[str, Any]:
           statement="On one unit server with sizes 1/(1+k) and 1, type-1 jobs every b time "
                     "units served for a > b, and a workload inside C/k, every "
                     "work-conserving policy never serves a type-2 job; RMS does.",
-          method="counterexample")
+          method="counterexample", engines=("continuous",))
 def check_prop1(quick: bool) -> Verdict:
     cases = [(2, 5.0, 4.0, 0.05), (3, 5.0, 4.0, 0.01), (4, 6.0, 5.0, 0.005)]
     horizon = 20_000.0 if quick else 80_000.0
@@ -109,7 +109,7 @@ def check_prop1(quick: bool) -> Verdict:
           statement="Ten servers of capacity 10, sizes 2 and 5, Poisson rates (20.8, 10.4), "
                     "unit mean exponential service (inside C^o): work-conserving Best-Fit is "
                     "unstable, RMS is stable.",
-          method="simulation")
+          method="simulation", engines=("continuous",))
 def check_fig1b(quick: bool) -> Verdict:
     types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
     cluster = P.Cluster.identical(10, 10.0)
@@ -147,7 +147,7 @@ def _region_check(name: str, quick: bool) -> Verdict:
           statement="RMS (Algorithm 1, f = log^(1-b)(1+x)) keeps the EC2 system of Table I "
                     "stable at 0.9 of the boundary point in V's direction; at 1.1 (outside "
                     "C) the detector finds the queue growing.",
-          method="simulation")
+          method="simulation", engines=("continuous",))
 def check_thm1(quick: bool) -> Verdict:
     return _region_check("rms", quick)
 
@@ -155,7 +155,7 @@ def check_thm1(quick: bool) -> Verdict:
 @register("PG18.Thm2", location="Sec. IV-B, Theorem 2, Algorithm 2",
           statement="RMS+JSQ (distributed queues) keeps the EC2 system of Table I stable at "
                     "0.9 of the boundary point; at 1.1 the queue grows.",
-          method="simulation")
+          method="simulation", engines=("continuous",))
 def check_thm2(quick: bool) -> Verdict:
     return _region_check("rms-jsq", quick)
 
@@ -164,7 +164,7 @@ def check_thm2(quick: bool) -> Verdict:
           statement="With the same total clock rate (30 per unit time on 20 servers), "
                     "central queues (RMS) have a smaller mean queue than distributed queues "
                     "(RMS+JSQ) on the EC2 setting.",
-          method="simulation")
+          method="simulation", engines=("continuous",))
 def check_remark1(quick: bool) -> Verdict:
     types = ec2_types()
     cluster = ec2_cluster(20)
@@ -284,7 +284,7 @@ def chi_square_lemma1(samples: list[tuple[int, ...]],
                     "configurations with the frequencies of the product form (9): a "
                     "chi-square test on well-spaced samples does not reject (9), and does "
                     "reject (9) without its 1/L.",
-          method="simulation")
+          method="simulation", engines=("continuous",))
 def check_lemma1_sim(quick: bool) -> Verdict:
     types = P.JobTypes([[2.0], [5.0]], mu=[1.0, 0.5])
     caps = [10.0, 10.0]

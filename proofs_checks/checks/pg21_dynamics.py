@@ -70,7 +70,7 @@ def _combine(runs: list[dict[str, Any]], expected: dict[str, str]) -> str:
           statement="One unit server, sizes 0.4 and 0.6 equally likely, geometric service "
                     "with mu = 0.01, Poisson arrivals at 0.014 per slot: VQS is unstable "
                     "(its capacity is 2/3 of 0.02), BF-J/S and VQS-BF are stable.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_fig3a(quick: bool) -> Verdict:
     T = 1_000_000 if quick else 3_000_000
     mu, lam = 0.01, 0.014
@@ -122,7 +122,7 @@ FIG3B_FROM_EMPTY_SEEDS = (1, 2)
                     "service of 100 slots, Poisson arrivals at 0.0306: VQS is stable, BF-J/S "
                     "and VQS-BF are unstable (stuck in configuration (2, 1)), from the "
                     "paper's state (2, 1) and (full mode) from an empty system.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_fig3b(quick: bool) -> Verdict:
     """Two legs: from the state the paper describes (``_fig3b_workload``), in both modes;
     from an empty system, where BF-J/S and VQS-BF fall into (2, 1) only once a queue has
@@ -175,7 +175,7 @@ FIG5_SCALINGS = (1.0, 1.3, 1.6)
                     "and VQS-BF have a clear advantage over FIFO-FF (FIFO-FF's mean queue at "
                     "least 1.5 times theirs at 1.6), and VQS-BF a small, consistent one over "
                     "BF-J/S (its mean queue no larger, within 20%, at scalings above 1).",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_fig5(quick: bool) -> Verdict:
     """The packaged Google 2011 sample (``policies.google2011_workload``, the paper's
     preprocessing) on ``FIG5_SERVERS`` unit servers; the runs are trace-driven, so
@@ -289,7 +289,7 @@ def _theorem_check(make: Any, bound: str, quick: bool, seed: int,
           statement="With geometric service BF-J/S is stable at every workload below "
                     "L/(2 R-bar) (>= rho*/2): stable at 0.95 L/(2 R-bar) on every test "
                     "distribution, unstable above rho*.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_thm2(quick: bool) -> Verdict:
     res = _theorem_check(lambda d: BFJS(), "L/(2 R-bar)", quick, 2, THM2_RIVAL_CASES)
     res.evidence["rivals"] = THM2_RIVALS
@@ -316,7 +316,7 @@ def _eps(dist: SizeDistribution) -> float:
 @register("PG21.Thm3", location="Sec. V-C, Thm. 3 and Cor. 1",
           statement="VQS with J per Cor. 1 is stable below (1 - eps) 2/3 rho*: stable at "
                     "0.95 * 2/3 rho* on every test distribution, unstable above rho*.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_thm3(quick: bool) -> Verdict:
     return _theorem_check(lambda d: VQS.for_distribution(d, _eps(d)), "2/3 rho*", quick, 3)
 
@@ -324,7 +324,7 @@ def check_thm3(quick: bool) -> Verdict:
 @register("PG21.Thm4", location="Sec. VI, Thm. 4",
           statement="VQS-BF with J per Cor. 1 is stable below (1 - eps) 2/3 rho*: stable at "
                     "0.95 * 2/3 rho* on every test distribution, unstable above rho*.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_thm4(quick: bool) -> Verdict:
     return _theorem_check(lambda d: VQSBF.for_distribution(d, _eps(d)), "2/3 rho*", quick, 4)
 
@@ -386,7 +386,7 @@ def _lemma1_leg(name: str, L: int, mu: Fraction, eps1: Fraction, K: int, N2: int
           statement="Under BF-J/S, from a queue holding more than 2 L N_2 of work, every "
                     "server is less than half full for at most N_1 of the next N_2 slots "
                     "with probability > 1 - eps_1, N_1 as in eq. (10).",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_lemma1(quick: bool) -> Verdict:
     """PG21 Sec. IV-B, Lemma 1 (eq. (10)) and its proof (eq. (11)), on both of its cases.
 
@@ -481,7 +481,7 @@ def check_lemma1(quick: bool) -> Verdict:
                     "up to rho*(X); on the exact partition of a discrete law with a handful "
                     "of sizes its critical load is within 5% of rho*, while a coarse "
                     "partition loses throughput.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_thm1_dynamic(quick: bool) -> Verdict:
     L, mu = 2, 0.05
     dist = Discrete([F(1, 5), F(7, 20), F(9, 20), F(3, 5)], [F(3, 10), F(3, 10), F(1, 5),

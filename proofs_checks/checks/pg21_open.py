@@ -141,7 +141,7 @@ def _open_check(policy: str, quick: bool) -> Verdict:
                     "rho*; on the worst discrete law an adversarial search found "
                     "(sizes 0.11, 0.13, 0.77 w.p. 7/12, 3/12, 2/12, one server) its critical "
                     "load is 0.92-0.94 rho*, re-measured on fresh seeds.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_open_bfjs(quick: bool) -> Verdict:
     res = _open_check("bf-js", quick)
     res.evidence["wider_searches"] = [
@@ -155,7 +155,7 @@ def check_open_bfjs(quick: bool) -> Verdict:
           statement="VQS-BF is stable below 2/3 rho* (Thm. 4); on the worst discrete law an "
                     "adversarial search found (sizes 0.29, 0.41 w.p. 2/3, 1/3, two servers) "
                     "its critical load is 0.85-0.86 rho*, re-measured on fresh seeds.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_open_vqsbf(quick: bool) -> Verdict:
     return _open_check("vqs-bf", quick)
 
@@ -166,6 +166,6 @@ def check_open_vqsbf(quick: bool) -> Verdict:
                     "w.p. 10/12, 1/12, 1/12, one server) its critical load is 0.31-0.36 "
                     "rho*, below the rho*/2 that Thm. 2 guarantees BF-J/S, re-measured on "
                     "fresh seeds.",
-          method="simulation")
+          method="simulation", engines=("slotted",))
 def check_open_fifoff(quick: bool) -> Verdict:
     return _open_check("fifo-ff", quick)

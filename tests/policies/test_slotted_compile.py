@@ -24,8 +24,9 @@ def _policy(name):
 def _dispatchers():
     """The compiled functions of the kernel and of the invariant checker's sweeps."""
     from policies import _invariant_sweeps
+    from policies.slotted import _size_queue
 
-    return {n: f for mod in (K, _invariant_sweeps) for n, f in vars(mod).items()
+    return {n: f for mod in (K, _size_queue, _invariant_sweeps) for n, f in vars(mod).items()
             if hasattr(f, "signatures")}
 
 
@@ -37,6 +38,25 @@ def test_one_specialisation_per_function():
             P.simulate(_policy(name), w, P.Cluster.identical(servers))
     many = {n: f.signatures for n, f in _dispatchers().items() if len(f.signatures) > 1}
     assert many == {}
+
+
+@pytest.mark.parametrize("module", ["policies/slotted/_kernel.py",
+                                    "policies/slotted/_size_queue.py",
+                                    "policies/_invariant_sweeps.py",
+                                    "policies/continuous/_kernel.py"])
+def test_compiled_code_has_no_slice_assignment(module):
+    """``a[i:j] = b`` in numba code compiles the formatting of its shape-mismatch error:
+    the size queue's eight of them cost 10 s of a first simulation (issue 13)."""
+    import ast
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parents[2] / module
+    found = [f"{module}:{node.lineno}" for node in ast.walk(ast.parse(src.read_text()))
+             if isinstance(node, ast.Assign | ast.AugAssign)
+             for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+             if isinstance(t, ast.Subscript) and any(
+                 isinstance(s, ast.Slice) for s in ast.walk(t.slice))]
+    assert found == []
 
 
 def test_every_code_has_a_loop():

@@ -171,3 +171,51 @@ def test_unregistered_checks_do_not_go_to_workers():
     fake = type(c)("X.Unregistered", c.paper, c.location, c.statement, c.method, c.func)
     with pytest.raises(ValueError, match="registered"):
         list(iter_results([c, fake], jobs=2))
+
+
+def _fake(id, engines=()):
+    c = get_check("PG21.Def6")
+    return type(c)(id, c.paper, c.location, c.statement, c.method, c.func, True, engines)
+
+
+def test_parallel_runs_start_each_compiled_engine_once_and_keep_every_check():
+    """The first check of each engine goes first (two workers compile two engines at
+    once), then the checks that run none, then the engines' other checks (cache warm)."""
+    from proofs_checks.registry import submission_order
+
+    checks = [_fake("A", ("slotted",)), _fake("B"), _fake("C", ("slotted",)),
+              _fake("D", ("continuous",)), _fake("E"), _fake("F", ("continuous",)),
+              _fake("G", ("slotted", "continuous"))]
+    assert submission_order(checks) == [0, 3, 1, 4, 2, 5, 6]
+    assert submission_order([_fake("B"), _fake("E")]) == [0, 1]
+    quick = [c for c in all_checks() if c.quick]
+    order = submission_order(quick)
+    assert sorted(order) == list(range(len(quick)))
+    assert {e for i in order[:2] for e in quick[i].engines} == {"slotted", "continuous"}
+
+
+def test_register_refuses_an_unknown_engine():
+    with pytest.raises(ValueError, match="engines"):
+        register("X.Y", location="-", statement="-", method="exact", engines=("gpu",))
+    with pytest.raises(ValueError, match="engines"):
+        register("X.Y", location="-", statement="-", method="exact", engines="slotted")
+
+
+@pytest.mark.parametrize("claim", ["PG21.Def6", "PG21.Thm1.dynamic", "PG18.Thm2"])
+def test_engine_tags_name_the_simulators_a_check_runs(claim, monkeypatch):
+    import policies.continuous._kernel as continuous
+    import policies.slotted._kernel as slotted
+
+    used = set()
+    for name, mod, attr in (("slotted", slotted, "run"), ("continuous", continuous,
+                                                          "run_kernel")):
+        real = getattr(mod, attr)
+
+        def spy(*args, _real=real, _name=name, **kw):
+            used.add(_name)
+            return _real(*args, **kw)
+
+        monkeypatch.setattr(mod, attr, spy)
+    c = get_check(claim)
+    assert run_check(c, quick=True).verdict == "holds"
+    assert used == set(c.engines)
