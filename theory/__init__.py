@@ -31,8 +31,9 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
 _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
     "bounds": ("mean_size_bound", "fixed_configuration_workload", "bfjs_guarantee",
         "vqs_fraction", "choose_J", "universal_scheduled_size", "lemma1_N1",
-        "theorem2_constants", "lower_from_upper_quantile", "quantile_bracket_gap",
-        "prop2_rho_star", "prop2_upper_rounded_limit"),
+        "theorem2_constants", "theorem2_n2", "theorem2_margin", "theorem2_h_infimum",
+        "prop1_eq28_odd_bound", "prop2_mixture_weights", "lower_from_upper_quantile",
+        "quantile_bracket_gap", "prop2_rho_star", "prop2_upper_rounded_limit"),
     "budgets": ("BudgetExceeded", "MEMORY_BUDGET", "MAX_CONFIGURATIONS", "MAX_LP_TYPES",
         "check_budget", "format_bytes"),
     "configurations": ("as_size_matrix", "as_capacity", "is_feasible", "iter_configurations",

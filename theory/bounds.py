@@ -14,7 +14,7 @@ from fractions import Fraction
 import numpy as np
 
 from theory.distributions import SizeDistribution
-from theory.numbers import Number, server_count, to_number, to_numbers
+from theory.numbers import Number, positive_int, server_count, to_number, to_numbers
 
 __all__ = [
     "mean_size_bound",
@@ -25,6 +25,11 @@ __all__ = [
     "universal_scheduled_size",
     "lemma1_N1",
     "theorem2_constants",
+    "theorem2_n2",
+    "theorem2_margin",
+    "theorem2_h_infimum",
+    "prop1_eq28_odd_bound",
+    "prop2_mixture_weights",
     "lower_from_upper_quantile",
     "quantile_bracket_gap",
     "prop2_rho_star",
@@ -374,3 +379,73 @@ def prop2_upper_rounded_limit(L: int = 1) -> Fraction:
     (the paper prints p_2 = 1/3; see the errata register).
     """
     return Fraction(4 * _check_servers(L), 3)
+
+
+# -- exact closed forms of PG21's proofs (the errata register's checks use them) ------
+
+
+def _exact(x: object, name: str) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, int | Fraction | str):
+        raise TypeError(f"{name} must be an int, Fraction or decimal string (exact), "
+                        f"got {type(x).__name__}")
+    return Fraction(x)
+
+
+def _exact_eps(eps: object) -> Fraction:
+    e = _exact(eps, "eps")
+    if not 0 < e < 1:
+        raise ValueError(f"eps must be in (0, 1), got {e}")
+    return e
+
+
+def prop2_mixture_weights(p1: object, p2: object, *,
+                          require_distribution: bool = True) -> Fraction | None:
+    """Workload rho that weights (p1, p2) on configurations (2, 0) and (0, 1) support for
+    the demand rho (1/2, 1/2) of PG21 eq. (61), exactly: min(4 p1, 2 p2).
+
+    None if the weights are negative or, with ``require_distribution``, if they do not
+    meet (61)'s constraint p1 + p2 = 1 (without it, a sum above 1 is still refused)."""
+    a, b = _exact(p1, "p1"), _exact(p2, "p2")
+    if a < 0 or b < 0 or a + b > 1 or (require_distribution and a + b != 1):
+        return None
+    return min(4 * a, 2 * b)
+
+
+def theorem2_n2(eps: object, L: int, N1: int) -> int:
+    """N_2 = ceil(3 L N_1 / eps) of PG21 eq. (15), exactly."""
+    e = _exact_eps(eps)
+    q = 3 * positive_int(L, name="L") * positive_int(N1, name="N1") / e
+    return -(-q.numerator // q.denominator)
+
+
+def theorem2_margin(eps: object, delta_divisor: int, L: int | None = None,
+                    N1: int | None = None) -> Fraction:
+    """(1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2) - (1 - eps), exactly, for eps_1 = eps/3,
+    N_2 = ceil(3 L N_1/eps) and delta = L N_2 eps/delta_divisor (PG21 Sec. IV-B, the
+    condition below eq. (14) with the constants of eq. (15)). Positive means the condition
+    holds. Without L and N_1: the worst case L N_1/N_2 = eps/3 (3 L N_1/eps an integer)."""
+    e = _exact_eps(eps)
+    d = positive_int(delta_divisor, name="delta_divisor")
+    if (L is None) != (N1 is None):
+        raise ValueError("give both L and N1, or neither (worst case)")
+    x = e / 3 if L is None or N1 is None else Fraction(L * N1, theorem2_n2(e, L, N1))
+    return (1 - e / 3) * (1 - x) - 2 * e / d - (1 - e)
+
+
+def theorem2_h_infimum(eps: object, L: int, N1: int) -> Fraction:
+    """Infimum over rho < (1 - eps) L/(2 R-bar) of the drift bound of PG21 eq. (13),
+    h_13 = (1 - eps_1)(N_2 - L N_1) L/2 - N_2 rho R-bar, with the constants of eq. (15):
+    (L N_2/2) [(1 - eps/3)(1 - L N_1/N_2) - (1 - eps)], exactly (not attained). The h of
+    eq. (16) is justified by (13) only if it is at most this."""
+    e = _exact_eps(eps)
+    n2 = theorem2_n2(e, L, N1)
+    return Fraction(L * n2, 2) * ((1 - e / 3) * (1 - Fraction(L * N1, n2)) - (1 - e))
+
+
+def prop1_eq28_odd_bound(u_prime: object, m: int, *, printed: bool = False) -> Fraction:
+    """Lower bound on Q_{2m+1} that PG21 Sec. V-C (proof of Prop. 1, Case 2.2.2) uses to
+    reach eq. (29) with the configuration e_1 + 2^(m-1) e_{2m+1}: U'/2^(m-1) as eq. (28)
+    states, or U'/(3 2^(m-1)) as printed between (28) and (29) (erratum PG21.Prop1.eq28)."""
+    u = _exact(u_prime, "u_prime")
+    mm = positive_int(m, name="m")
+    return u / (3 * 2 ** (mm - 1)) if printed else u / 2 ** (mm - 1)

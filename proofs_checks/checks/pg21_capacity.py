@@ -19,16 +19,7 @@ from capacity import rho_star
 from capacity.brackets import quantile_brackets, rounded_rho_star
 from capacity.reduced import rho_vqs
 from capacity.result import CapacityResult
-from proofs_checks.errata import (
-    PROP2_WEIGHTS,
-    THM2_DELTA_DIVISOR,
-    THM2_H_DIVISOR,
-    prop1_eq28_odd_bound,
-    prop2_mixture_weights,
-    theorem2_h_infimum,
-    theorem2_margin,
-    theorem2_n2,
-)
+from proofs_checks.errata import PROP2_WEIGHTS, THM2_DELTA_DIVISOR, THM2_H_DIVISOR
 from proofs_checks.registry import Verdict, register
 from theory import (
     Cell,
@@ -45,7 +36,15 @@ from theory import (
     reduced_configurations,
     universal_partition,
 )
-from theory.bounds import lemma1_N1, theorem2_constants
+from theory.bounds import (
+    lemma1_N1,
+    prop1_eq28_odd_bound,
+    prop2_mixture_weights,
+    theorem2_constants,
+    theorem2_h_infimum,
+    theorem2_margin,
+    theorem2_n2,
+)
 from theory.distributions import SizeDistribution
 from theory.numbers import Number
 

@@ -19,7 +19,7 @@ import pytest
 from packsched.cli import main
 from proofs_checks import ERRATA, get_check
 from proofs_checks.checks import pg21_capacity as P
-from proofs_checks.errata import (
+from theory.bounds import (
     prop1_eq28_odd_bound,
     prop2_mixture_weights,
     theorem2_h_infimum,
