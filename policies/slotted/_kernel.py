@@ -426,7 +426,11 @@ def _make_state(arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
     if not track_sorted:
         NB = 1
     S.NB = NB
-    S.capmax = cap.max() if L > 0 else 1.0
+    # loops, not cap.max() / duration.max(): numpy's reductions cost 2 s to compile
+    capmax = 1.0 if L == 0 else -np.inf
+    for l in range(L):
+        capmax = max(capmax, cap[l])
+    S.capmax = capmax
     S.binv = NB / S.capmax
     S.sres = cap.copy()
     S.bof = np.full(Lt, -1, np.int64)
@@ -444,8 +448,11 @@ def _make_state(arrival, size, duration, cap, T, eps, jtype, ntypes, cfg_k,
     S.PL = PL
     # departure calendar: a ring over slots mod W > the longest service, so that every
     # pending end slot (t .. t + max duration - 1) has its own entry (not one per slot)
+    longest = 1
+    for j in range(n):
+        longest = max(longest, duration[j])
     W = 1
-    while W <= min(duration.max() if n > 0 else 1, T):
+    while W <= min(longest, T):
         W *= 2
     S.dhead = np.full(W, -1, np.int64)
     S.dmask = W - 1
