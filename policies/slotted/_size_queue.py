@@ -31,6 +31,7 @@ QBLOCK = 256
 
 # an int64 value, not a Python literal: numba compiles a helper once more per literal
 _ZERO = cast(int, np.int64(0))
+_FIRST_BLOCKS = cast(int, np.int64(4))
 
 
 @structref.register
@@ -70,7 +71,7 @@ def size_queue_new(B):
     """An empty queue with blocks of B >= 2 keys (B even)."""
     Q: Any = structref.new(SIZE_QUEUE)  # type: ignore[call-arg]
     Q.B = B
-    _alloc(Q, 4)
+    _alloc(Q, _FIRST_BLOCKS)
     Q.nblocks = 0
     Q.used = 0
     Q.nfree = 0
