@@ -88,7 +88,7 @@ def register(id: str, *, location: str, statement: str, method: str,
     parallel runs compile each once (:func:`iter_results`)."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}")
-    if isinstance(engines, str) or any(e not in ENGINES for e in engines):
+    if not isinstance(engines, tuple | list) or any(e not in ENGINES for e in engines):
         raise ValueError(f"engines must be a tuple of {ENGINES}, got {engines!r}")
     paper = id.split(".", 1)[0]
 

@@ -199,6 +199,8 @@ def test_register_refuses_an_unknown_engine():
         register("X.Y", location="-", statement="-", method="exact", engines=("gpu",))
     with pytest.raises(ValueError, match="engines"):
         register("X.Y", location="-", statement="-", method="exact", engines="slotted")
+    with pytest.raises(ValueError, match="engines"):
+        register("X.Y", location="-", statement="-", method="exact", engines=5)
 
 
 @pytest.mark.parametrize("claim", ["PG21.Def6", "PG21.Thm1.dynamic", "PG18.Thm2"])
