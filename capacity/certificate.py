@@ -26,11 +26,12 @@ import numpy as np
 
 from capacity.knapsack import (
     DP_MAX_CAPACITY,
-    _dp_values,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
     knapsack_dp_bounded,
+    knapsack_dp_cells,
+    knapsack_dp_table,
     knapsack_exact,
     split_item_count,
 )
@@ -153,7 +154,7 @@ def _relaxed_max_price(y: np.ndarray, lp: ConfigurationLP, c: int,
     big = np.flatnonzero(~tiny & (y > 0))
     dp = np.zeros(grid + 1)
     if big.size:
-        dp = _dp_values(np.ascontiguousarray(y[big]), np.ascontiguousarray(floored[big]), grid)
+        dp = knapsack_dp_table(y[big], floored[big], grid)
     g = np.arange(grid + 1)
     return float(np.max(dp + r * (grid - g) / grid)) * (1 + 1e-12)
 
@@ -164,7 +165,7 @@ def _dp_fits(C: int, lp: ConfigurationLP, w: np.ndarray) -> bool:
     if C > DP_MAX_CAPACITY:
         return False
     if lp.max_copies is None:
-        return C * lp.T <= _DP_WORK
+        return knapsack_dp_cells(w, C) <= _DP_WORK
     return C * split_item_count(w, lp.max_copies, C) <= _DP_WORK
 
 

@@ -31,6 +31,7 @@ from capacity.knapsack import (
     knapsack_dp,
     knapsack_dp2,
     knapsack_dp_bounded,
+    knapsack_dp_cells,
     knapsack_exact,
     split_item_count,
 )
@@ -226,8 +227,12 @@ def _fmt(v: Sequence[Number]) -> str:
     return s if len(v) == 1 else f"({s})"
 
 
-#: Largest integer capacity priced exactly by dynamic programming in each iteration.
+#: Largest integer capacity priced exactly by dynamic programming in each iteration,
+#: and beyond it the most cells (:func:`capacity.knapsack.knapsack_dp_cells`) of a
+#: table priced exactly in each iteration (about 0.2 s: the raw Google trace's sizes,
+#: to four significant digits, need 1.5e8 cells on a chain of grids instead of 5.4e9).
 _DP_EXACT_MAX = 2**17
+_DP_EXACT_CELLS = 200_000_000
 #: Largest (C_0 + 1)(C_1 + 1) priced exactly by the two-resource dynamic program.
 _DP2_EXACT_MAX = 250_000
 #: Weight of the stability centre in Wentges dual smoothing (0 disables it); 0.5
@@ -247,12 +252,18 @@ def _columns_per_round(T: int) -> int:
 #: Column pool: once the master holds more than _POOL_FACTOR columns per row, columns
 #: whose reduced cost stayed above _IDLE_REDUCED_COST for _POOL_AGE rounds are removed.
 _POOL_FACTOR = 4
+#: Columns asked of the unbounded table per column a round adds, for
+#: :func:`_disjoint_first` to choose from, when a configuration holds at most
+#: _SHORT_COLUMN jobs (capacity / smallest size): on the raw Google trace (up to 6,435
+#: jobs a configuration) both the extra candidates and the disjoint choice cost rounds
+#: and time (155 s -> 209-250 s).
+_CANDIDATES_PER_COLUMN = 4
+_SHORT_COLUMN = 32
 _POOL_AGE = 10
 _IDLE_REDUCED_COST = 1e-6
-#: Most cells (capacity x types) of an exact pricing table when the capacity is too
-#: large for exact pricing in every round (about 0.2 s on this project's machines;
-#: the raw Google trace, 5.4e9 cells, keeps to branch and bound: its tail would take
-#: hundreds of such tables).
+#: Most cells (:func:`capacity.knapsack.knapsack_dp_cells`) of the exact pricing table
+#: that decides a round in which the rounded grid found nothing, when the table is too
+#: large for exact pricing in every round (about 0.7 s on this project's machines).
 _DP_PRICE_WORK = 500_000_000
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
@@ -283,12 +294,20 @@ class _Pricer:
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
         self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
+        # one resource, at most _SHORT_COLUMN jobs a configuration
+        positive = W[:, 0][W[:, 0] > 0] if W.shape[1] == 1 else W[:0, 0]
+        self.short_columns = bool(positive.size) and cap[0] <= _SHORT_COLUMN * positive.min()
         if (W.shape[1] == 2 and integral and bounds is None
                 and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX):
             self.grid2 = (W.astype(np.int64), (int(cap[0]), int(cap[1])))
             self.grid_exact = True
         if W.shape[1] == 1:
-            if integral and cap[0] <= _DP_EXACT_MAX:
+            # beyond _DP_EXACT_MAX only the unbounded table (the bounded one has no
+            # grid chain)
+            if integral and (cap[0] <= _DP_EXACT_MAX or (
+                    bounds is None and cap[0] <= DP_MAX_CAPACITY
+                    and knapsack_dp_cells(W[:, 0].astype(np.int64), int(cap[0]))
+                    <= _DP_EXACT_CELLS)):
                 self.grid = (W[:, 0].astype(np.int64), int(cap[0]))
                 self.grid_exact = True
             else:
@@ -296,6 +315,17 @@ class _Pricer:
                 self.grid = (np.maximum(g, 1), _DP_GRID)
             if bounds is not None and not self._bounded_table_fits():
                 self.grid, self.grid_exact = None, False
+
+    def candidates(self, max_columns: int) -> int:
+        """Columns to ask of the unbounded table, for :meth:`choose` to take
+        ``max_columns`` from (more when configurations are short)."""
+        return max_columns * (_CANDIDATES_PER_COLUMN if self.short_columns else 1)
+
+    def choose(self, cols: list[np.ndarray], max_columns: int) -> list[np.ndarray]:
+        """Disjoint first when configurations are short, else best first."""
+        if self.short_columns:
+            return _disjoint_first(cols, max_columns)
+        return cols[:max_columns]
 
     def _bounded_table_fits(self) -> bool:
         assert self.grid is not None and self.bounds is not None
@@ -348,14 +378,18 @@ class _Pricer:
         else:
             assert self.grid is not None
             w, C = self.grid
-            free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
             if self.bounds is None:
+                free = knapsack_dp(ys, w, C, per_type_threshold=0.0,
+                                   max_columns=self.candidates(max_columns))
                 cands, value = free.improving, float(free.value)
             else:
+                free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
                 exact = knapsack_dp_bounded(ys, w, C, self.bounds, max_columns=max_columns)
                 cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
                 value = float(exact.value)
         cols = [k for k in cands if float(k @ y) > thr]
+        if self.grid2 is None and self.bounds is None:
+            cols = self.choose(cols, max_columns)
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
         return cols, value
@@ -377,23 +411,28 @@ class _Pricer:
                 cols = [k for k in capped if float(k @ y) > thr]
                 if cols:
                     return cols
-            res = (knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
-                   if self.bounds is None
-                   else knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns))
+            if self.bounds is None:
+                res = knapsack_dp(y, w, C, per_type_threshold=thr,
+                                  max_columns=self.candidates(max_columns))
+            else:
+                res = knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns)
             if self.grid_exact:
                 self.last_max = float(res.value)
-            cands = [k for k in res.improving if float(k @ y) > thr]
+            cands = self.choose([k for k in res.improving if float(k @ y) > thr],
+                                max_columns)
             if cands or self.grid_exact:
                 return cands
             if self._exact_dp_affordable():
                 # the rounded grid found nothing: decide with the exact table, which
                 # also returns many columns (branch and bound stalls on prices this flat)
                 w, C = self.W[:, 0].astype(np.int64), int(self.cap[0])
-                res = (knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+                res = (knapsack_dp(y, w, C, per_type_threshold=thr,
+                                   max_columns=self.candidates(max_columns))
                        if self.bounds is None
                        else knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns))
                 self.last_max = float(res.value)
-                return [k for k in res.improving if float(k @ y) > thr]
+                return self.choose([k for k in res.improving if float(k @ y) > thr],
+                                   max_columns)
         return [k for k in self._bb(y, thr) if float(k @ y) > thr]
 
     def _exact_dp_affordable(self) -> bool:
@@ -403,9 +442,31 @@ class _Pricer:
         C = int(self.cap[0])
         w = self.W[:, 0].astype(np.int64)
         if self.bounds is None:
-            return C * len(w) <= _DP_PRICE_WORK
+            return knapsack_dp_cells(w, C) <= _DP_PRICE_WORK
         items = split_item_count(w, self.bounds, C)
         return items * (C + 1) <= DP01_TABLE_BYTES and items * C <= _DP_PRICE_WORK
+
+
+def _disjoint_first(cols: list[np.ndarray], limit: int) -> list[np.ndarray]:
+    """At most ``limit`` of ``cols`` (best first): first those sharing no type with a
+    better one kept before, then the others in their order.
+
+    The dynamic program's best configuration through each type mostly completes it
+    with the same few types; a round of columns that also holds a set of disjoint
+    ones gives the master configurations it can combine, which roughly halved the
+    master's simplex pivots on 1,000-item AI/ANI-shaped LPs (benchmarks/README.md)."""
+    if len(cols) <= 1:
+        return cols[:limit]
+    used = np.zeros(len(cols[0]), dtype=bool)
+    first, rest = [], []
+    for k in cols:
+        nz = k > 0
+        if used[nz].any():
+            rest.append(k)
+        else:
+            first.append(k)
+            used |= nz
+    return (first + rest)[:limit]
 
 
 def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.ndarray]:

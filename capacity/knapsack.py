@@ -16,6 +16,7 @@ program is the fallback when branch and bound exceeds its node budget.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -27,7 +28,8 @@ from capacity._jit import njit  # numba is imported on the first kernel call
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
-           "knapsack_dp2", "knapsack_dp_bounded", "knapsack_exact", "UNBOUNDED",
+           "knapsack_dp2", "knapsack_dp_bounded", "knapsack_dp_cells", "knapsack_dp_table",
+           "knapsack_exact", "UNBOUNDED",
            "DP_MAX_CAPACITY", "DP01_TABLE_BYTES", "split_item_count"]
 
 
@@ -287,60 +289,209 @@ def knapsack_bb(
     )
 
 
-@njit(cache=True, fastmath=True)
-def _dp_values(v, w, C):  # pragma: no cover
-    """Unbounded knapsack table: dp[c] = best value within integer capacity c.
+#: Most candidate units :func:`_grid_chain` chooses its chain from.
+_CHAIN_CANDIDATES = 256
 
-    Item-outer forward passes, in blocks of w_i cells so that each block reads only
-    finished cells: the inner loops have no carried dependency and vectorise (3x the
-    speed of the capacity-outer recursion). Sizes must be positive."""
-    dp = np.zeros(C + 1, dtype=v.dtype)
-    tmp = np.empty(min(C, np.max(w)) + 1, dtype=v.dtype)  # one block at most
-    for i in range(v.shape[0]):
-        wi = w[i]
-        vi = v[i]
-        lo = wi
-        while lo <= C:
-            hi = min(lo + wi, C + 1)
-            n = hi - lo
-            src = dp[lo - wi:hi - wi]
-            t = tmp[:n]
-            for j in range(n):
-                t[j] = src[j] + vi
-            dst = dp[lo:hi]
-            for j in range(n):
-                dst[j] = max(dst[j], t[j])
-            lo = hi
-    return dp
+
+def _grid_chain(sizes: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarray]:
+    """Grid units g_1 > ... > g_L (each a multiple of the next, all dividing the
+    capacity) and the level of each type, for :func:`_dp_tables`.
+
+    A type whose size is a multiple of g can be packed on a grid of g units (C / g
+    cells). Sizes read off a trace to a few significant digits are coarse for large
+    jobs and fine only for small ones, so most types need far fewer cells than C. Each
+    type goes to the coarsest unit of the chain that divides gcd(size, C); the chain
+    minimises the cells swept, sum_l (C / g_l + 1)(types at level l + 1), over chains
+    of candidate units (the distinct gcds closed under gcd, up to
+    ``_CHAIN_CANDIDATES``). Sizes without common factors give one level: the plain
+    table.
+    """
+    u = np.gcd(sizes.astype(np.int64), np.int64(capacity))
+    distinct, count = np.unique(u, return_counts=True)
+    cands = {int(x) for x in distinct} | {int(np.gcd.reduce(distinct))}
+    frontier = set(cands)
+    while frontier and len(cands) <= _CHAIN_CANDIDATES:
+        frontier = {math.gcd(a, b) for a in frontier for b in cands} - cands
+        cands |= frontier
+    order = sorted(cands, reverse=True)
+    covered = {g: int(count[distinct % g == 0].sum()) for g in order}
+    cost: dict[int, int] = {}
+    parent: dict[int, int] = {}
+    for g in order:  # the cheapest chain whose finest unit is g
+        cells = capacity // g + 1
+        cost[g] = cells * (covered[g] + 1)
+        for h in order:
+            if h <= g:
+                break
+            if h % g == 0 and cost[h] + cells * (covered[g] - covered[h] + 1) < cost[g]:
+                cost[g] = cost[h] + cells * (covered[g] - covered[h] + 1)
+                parent[g] = h
+    chain = [order[-1]]
+    while chain[-1] in parent:
+        chain.append(parent[chain[-1]])
+    units = np.array(chain[::-1], dtype=np.int64)
+    level = np.argmax(u[:, None] % units[None, :] == 0, axis=1).astype(np.int64)
+    return units, level
+
+
+def knapsack_dp_cells(sizes: np.ndarray, capacity: int) -> int:
+    """Cells :func:`knapsack_dp` sweeps for these integer sizes and capacity: its work,
+    at most (types + 1)(C + 1) and less when sizes share factors with C."""
+    w = np.asarray(sizes).reshape(-1)
+    w = w[(w > 0) & (w <= capacity)]
+    if w.size == 0:
+        return 0
+    units, level = _grid_chain(w, int(capacity))
+    return _chain_cells(units, np.bincount(level, minlength=len(units)), int(capacity))
+
+
+def _chain_cells(units: np.ndarray, per_level: np.ndarray, C: int) -> int:
+    """Cells swept by :func:`_dp_tables`: each level's table, once to start it and once
+    per item."""
+    return int(sum((C // int(g) + 1) * (int(m) + 1)
+                   for g, m in zip(units, per_level, strict=True)))
+
+
+@njit(cache=True, fastmath=True)
+def _dp_tables(v, w, C, units, starts):  # pragma: no cover
+    """Unbounded knapsack tables on a chain of grids (:func:`_grid_chain`).
+
+    Items sorted by level; items ``starts[l]:starts[l + 1]`` have sizes that are
+    multiples of ``units[l]``. Table l, ``tab[off[l]:off[l + 1]]``, holds at cell x
+    the best value of items of levels <= l within capacity x units[l]: it starts as
+    table l - 1 read at the coarser cell (items of coarser levels only fill whole
+    coarse units), then each of its items sweeps it forward in blocks of w_i cells
+    so that a block reads only finished cells (the loops vectorise). The last table
+    is the knapsack over all items. Returns (tab, off)."""
+    L = units.shape[0]
+    off = np.zeros(L + 1, dtype=np.int64)
+    for lv in range(L):
+        off[lv + 1] = off[lv] + C // units[lv] + 1
+    tab = np.zeros(off[L], dtype=v.dtype)
+    block = 1  # the longest block of a sweep
+    for lv in range(L):
+        for i in range(starts[lv], starts[lv + 1]):
+            block = max(block, min(w[i] // units[lv], off[lv + 1] - off[lv]))
+    tmp = np.empty(block, dtype=v.dtype)
+    for lv in range(L):
+        g = units[lv]
+        n = off[lv + 1] - off[lv]
+        dp = tab[off[lv]:off[lv + 1]]
+        if lv > 0:
+            r = units[lv - 1] // g
+            prev = tab[off[lv - 1]:off[lv]]
+            for p in range(prev.shape[0]):
+                val = prev[p]
+                for x in range(p * r, min(p * r + r, n)):
+                    dp[x] = val
+        for i in range(starts[lv], starts[lv + 1]):
+            wi = w[i] // g
+            vi = v[i]
+            lo = wi
+            while lo < n:
+                hi = min(lo + wi, n)
+                m = hi - lo
+                src = dp[lo - wi:hi - wi]
+                t = tmp[:m]
+                for j in range(m):
+                    t[j] = src[j] + vi
+                dst = dp[lo:hi]
+                for j in range(m):
+                    dst[j] = max(dst[j], t[j])
+                lo = hi
+    return tab, off
 
 
 @njit(cache=True)
-def _dp_trace(dp, v, w, c):  # pragma: no cover
-    """A configuration of value dp[c] (up to rounding) read back from the table alone:
-    dp[c] = dp[c - w_i] + v_i for the item that last raised it, so take the best such
-    item and repeat."""
+def _dp_tables_trace(tab, off, v, w, units, starts, c):  # pragma: no cover
+    """A configuration of value (table at capacity c) read back from the tables alone:
+    at level l and cell x the value came either from table l - 1 (move down a level)
+    or from an item of level l at cell x - w_i (take the best such item), and repeat."""
     T = v.shape[0]
     k = np.zeros(T, dtype=np.int64)
-    while c > 0 and dp[c] > 0:
+    lv = units.shape[0] - 1
+    x = c // units[lv]
+    while True:
+        if tab[off[lv] + x] <= 0:
+            break
+        g = units[lv]
+        base = tab[0] * 0
+        r = 1
+        if lv > 0:
+            r = units[lv - 1] // g
+            base = tab[off[lv - 1] + x // r]
         bi = -1
-        best = dp[c] * 0
-        for i in range(T):
-            if w[i] <= c:
-                cand = dp[c - w[i]] + v[i]
-                if bi < 0 or cand > best:
+        best = base
+        for i in range(starts[lv], starts[lv + 1]):
+            wi = w[i] // g
+            if wi <= x:
+                cand = tab[off[lv] + x - wi] + v[i]
+                if cand > best:
                     best = cand
                     bi = i
         if bi < 0:
-            break
-        k[bi] += 1
-        c -= w[bi]
+            if lv == 0:
+                break
+            x = x // r
+            lv -= 1
+        else:
+            k[bi] += 1
+            x -= w[bi] // g
     return k
+
+
+class _DPTables:
+    """The tables of :func:`_dp_tables` for values ``v`` and positive integer sizes
+    ``w`` (at most C), with their level chain; small tables run the kernels' Python
+    code (no numba)."""
+
+    def __init__(self, v: np.ndarray, w: np.ndarray, C: int):
+        self.units, level = _grid_chain(w, C)
+        self.order = np.argsort(level, kind="stable")
+        self.starts = np.searchsorted(level[self.order], np.arange(len(self.units) + 1))
+        self.v = np.ascontiguousarray(v[self.order])
+        self.w = np.ascontiguousarray(w[self.order].astype(np.int64))
+        self.T = len(v)
+        small = _chain_cells(self.units, np.diff(self.starts), C) <= SMALL_DP_CELLS
+        tables = _dp_tables.py_func if small else _dp_tables
+        self._trace = _dp_tables_trace.py_func if small else _dp_tables_trace
+        self.tab, self.off = tables(self.v, self.w, C, self.units, self.starts)
+
+    @property
+    def last(self) -> np.ndarray:
+        """The knapsack over all items, one cell per ``units[-1]`` of capacity."""
+        return self.tab[self.off[-2]:self.off[-1]]
+
+    def value(self, c: np.ndarray | int) -> np.ndarray:
+        """Best value within capacity ``c`` (integer units; an array or one)."""
+        return self.last[np.asarray(c) // self.units[-1]]
+
+    def full(self) -> np.ndarray:
+        """Best value within every integer capacity 0..C."""
+        C = int(self.off[-1] - self.off[-2] - 1) * int(self.units[-1])
+        return np.repeat(self.last, int(self.units[-1]))[:C + 1]
+
+    def trace(self, c: int) -> np.ndarray:
+        """A configuration worth ``value(c)`` (up to rounding), in the caller's order."""
+        k = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts, c)
+        out = np.zeros(self.T, dtype=np.int64)
+        out[self.order] = k
+        return out
+
+
+def knapsack_dp_table(values: np.ndarray, sizes: np.ndarray, capacity: int) -> np.ndarray:
+    """The unbounded knapsack's best value within every integer capacity 0..C, for
+    positive values and positive integer sizes at most C (:func:`knapsack_dp`'s table)."""
+    return _DPTables(np.ascontiguousarray(values), np.asarray(sizes, dtype=np.int64),
+                     int(capacity)).full()
 
 
 def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                 per_type_threshold: float | None = None,
                 max_columns: int = 0) -> KnapsackResult:
-    """Exact unbounded knapsack for one resource with integer sizes (O(T C) time).
+    """Exact unbounded knapsack for one resource with integer sizes: O(T C) time at
+    most, less when sizes share factors with C (a chain of coarser grids for the
+    coarser sizes, :func:`_grid_chain`; :func:`knapsack_dp_cells` is its work).
 
     With ``per_type_threshold`` the table is also used to return, in ``improving``,
     for every type j the best configuration containing j whose value exceeds the
@@ -362,22 +513,18 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                          "knapsack unbounded")
     vk = np.ascontiguousarray(v[keep])
     wk = np.ascontiguousarray(w[keep].astype(np.int64))
-    small = C * keep.size <= SMALL_DP_CELLS
-    dp_values = _dp_values.py_func if small else _dp_values
-    dp_trace = _dp_trace.py_func if small else _dp_trace
-    dp = dp_values(vk, wk, C)
-    best = dp_trace(dp, vk, wk, C)
+    tables = _DPTables(vk, wk, C)
     k = np.zeros(T, dtype=np.int64)
-    k[keep] = best
+    k[keep] = tables.trace(C)
     improving: list[np.ndarray] = []
     if per_type_threshold is not None and max_columns > 0:
-        vals = vk + dp[C - wk]
+        vals = vk + tables.value(C - wk)
         order = np.argsort(-vals, kind="stable")
         seen = set()
         for i in order:
             if vals[i] <= per_type_threshold or len(improving) >= max_columns:
                 break
-            kk = dp_trace(dp, vk, wk, C - wk[i])
+            kk = tables.trace(int(C - wk[i]))
             kk[i] += 1
             key = kk.tobytes()
             if key in seen:
@@ -386,7 +533,7 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
             full = np.zeros(T, dtype=np.int64)
             full[keep] = kk
             improving.append(full)
-    val = dp[C]
+    val = tables.value(C)
     return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True, C,
                           improving)
 

@@ -18,11 +18,15 @@ from capacity.knapsack import (
     UNBOUNDED,
     KnapsackResult,
     _bb_kernel,
-    _dp_trace,
-    _dp_values,
+    _dp_tables,
+    _dp_tables_trace,
+    _DPTables,
+    _grid_chain,
     _prepare,
     knapsack_bb,
     knapsack_dp,
+    knapsack_dp_cells,
+    knapsack_dp_table,
     max_weight_configuration,
 )
 from theory.configurations import feasible_configurations, is_feasible
@@ -359,14 +363,78 @@ def test_dp_kernels_match_py_func(inst, floats):
     vk = np.ascontiguousarray((v[keep] / 7.0) if floats else v[keep])
     wk = np.ascontiguousarray(s[keep].astype(np.int64))
     C = int(cap[0])
-    dp_f = _dp_values(vk, wk, C)
-    dp_s = _dp_values.py_func(vk, wk, C)
-    assert np.array_equal(dp_f, dp_s)
+    t = _DPTables(vk, wk, C)
+    args = (t.v, t.w, C, t.units, t.starts)
+    tab_f, off_f = _dp_tables(*args)
+    tab_s, off_s = _dp_tables.py_func(*args)
+    assert np.array_equal(tab_f, tab_s) and np.array_equal(off_f, off_s)
+    g = int(t.units[-1])
     for c in (C, C // 2, 0):
-        k = _dp_trace(dp_f, vk, wk, c)
-        assert np.array_equal(k, _dp_trace.py_func(dp_s, vk, wk, c))
-        # the traced configuration fits capacity c and is worth dp[c] (up to rounding)
-        assert k @ wk <= c and abs(k @ vk - dp_f[c]) <= 1e-9 * max(1.0, abs(dp_f[c]))
+        k = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, c)
+        assert np.array_equal(k, _dp_tables_trace.py_func(tab_s, off_s, t.v, t.w, t.units,
+                                                          t.starts, c))
+        # the traced configuration fits capacity c and is worth the table's value there
+        best = tab_f[off_f[-2] + c // g]
+        assert k @ t.w <= c and abs(k @ t.v - best) <= 1e-9 * max(1.0, abs(best))
+
+
+@st.composite
+def factored_instance(draw):
+    """Sizes that are multiples of assorted factors of the capacity, as sizes read off
+    a trace to a few significant digits are: the dynamic program's grid chain."""
+    unit = draw(st.sampled_from([1, 2, 3]))
+    C = unit * draw(st.sampled_from([12, 20, 30, 36, 60]))
+    T = draw(st.integers(1, 6))
+    sizes, values = [], []
+    for _ in range(T):
+        f = draw(st.sampled_from([d for d in range(1, C + 1) if C % d == 0]))
+        sizes.append(f * draw(st.integers(1, max(1, C // f))))
+        values.append(draw(st.integers(0, 40)))
+    return np.array(values, dtype=np.int64), np.array(sizes, dtype=np.int64), C
+
+
+@FAST
+@given(factored_instance(), st.booleans())
+def test_dp_on_a_grid_chain_matches_brute_force(inst, floats):
+    """Types on coarser grids (their sizes share factors with C) give the same optimum
+    and table as the plain program, and the chain's units divide each other, C and the
+    sizes of their types."""
+    v, s, C = inst
+    vv = v / 3.0 if floats else v
+    res = knapsack_dp(vv, s, C, per_type_threshold=0, max_columns=10)
+    best, _k = brute_max(vv.tolist(), s.tolist(), C)
+    assert res.value == pytest.approx(best, rel=VALUE_RTOL, abs=1e-12)
+    assert int(res.config @ s) <= C
+    assert float(res.config @ vv) == pytest.approx(res.value, rel=VALUE_RTOL, abs=1e-12)
+    for k in res.improving:
+        assert int(k @ s) <= C and float(k @ vv) > 0
+    keep = (v > 0) & (s <= C)
+    if keep.any():
+        units, level = _grid_chain(s[keep], C)
+        assert all(units[i] % units[i + 1] == 0 for i in range(len(units) - 1))
+        assert all(C % int(g) == 0 for g in units)
+        assert np.all(s[keep] % units[level] == 0)
+        table = knapsack_dp_table(vv[keep], s[keep], C)
+        K = feasible_configurations(s[keep].tolist(), C)
+        weight, worth = K @ s[keep], K @ vv[keep]
+        for c in range(C + 1):
+            sub = max(worth[weight <= c], default=0)
+            assert table[c] == pytest.approx(sub, rel=VALUE_RTOL, abs=1e-12)
+
+
+def test_grid_chain_of_trace_like_sizes():
+    """Sizes to four significant digits (capacity 10^7 units): most types sit on coarse
+    grids, and the work falls far below T C."""
+    sizes = np.array([9_551_000, 5_000_000, 3_828_000, 1_234_000, 567_800, 98_760, 12_340,
+                      7_772, 1_554, 3_109], dtype=np.int64)
+    C = 10**7
+    units, level = _grid_chain(sizes, C)
+    assert len(units) > 2 and units[-1] == 1
+    assert np.all(sizes % units[level] == 0)
+    assert knapsack_dp_cells(sizes, C) < len(sizes) * C / 2
+    # each type on the coarsest unit of the chain that divides its size
+    for j, lv in enumerate(level):
+        assert all(sizes[j] % units[i] != 0 for i in range(lv))
 
 
 def test_exact_mode_agrees_with_fractions_brute_force():

@@ -1,0 +1,64 @@
+"""Column generation's faster paths must reach the reference optimum: the disjoint-first
+choice of each round's columns, and exact pricing on a chain of grids for sizes given
+to a few significant digits (capacities far above the plain table's)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+import capacity.configuration_lp as clp
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+
+
+def test_disjoint_columns_come_first():
+    """Best first, but a column sharing a type with a better kept one waits: with a
+    limit of two, the second-best (sharing type 1) gives way to the third (type 3)."""
+    a = np.array([1, 1, 0, 0])
+    b = np.array([0, 2, 1, 0])
+    c = np.array([0, 0, 0, 3])
+    assert [k.tolist() for k in clp._disjoint_first([a, b, c], 2)] == [a.tolist(),
+                                                                         c.tolist()]
+    assert [k.tolist() for k in clp._disjoint_first([a, b, c], 5)] == [
+        a.tolist(), c.tolist(), b.tolist()]
+    assert clp._disjoint_first([], 3) == []
+    assert len(clp._disjoint_first([a], 0)) == 0
+
+
+def bin_packing_instance(seed: int) -> ConfigurationLP:
+    rng = np.random.default_rng(seed)
+    C = int(rng.integers(200, 2000))
+    w = np.unique(rng.integers(C // 10, C // 2, int(rng.integers(20, 60))))
+    probs = [F(int(x)) for x in rng.integers(1, 5, len(w))]
+    return ConfigurationLP.build([F(int(x), C) for x in w], probs, [(1, 1)])
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_disjoint_first_agrees_with_the_plain_choice(seed, monkeypatch):
+    """The same LP with each round's columns taken best first (the reference path)
+    and disjoint first: both certified, equal to 1e-9."""
+    lp = bin_packing_instance(seed)
+    fast = solve_configuration_lp(lp, method="column-generation")
+    monkeypatch.setattr(clp, "_disjoint_first", lambda cols, limit: cols[:limit])
+    ref = solve_configuration_lp(lp, method="column-generation")
+    assert fast.certified and ref.certified
+    assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
+
+
+def test_sizes_to_four_significant_digits_are_priced_exactly():
+    """A size with seven decimals makes the capacity 10^7 units (far above the plain
+    table's 2^17); the coarser sizes sit on a grid of 1,000 units, so the exact table
+    is cheap, column generation prices exactly (and smooths its prices), and the
+    answer is the enumerated optimum."""
+    sizes = [F("0.1234"), F("0.2345"), F("0.3456"), F("0.4567"), F("0.1111111")]
+    lp = ConfigurationLP.build(sizes, [F(1), F(2), F(3), F(1), F(2)], [(1, 1)])
+    W, C, integral = lp.pricing_data()
+    assert integral and C[0, 0] == 10**7
+    pricer = clp._Pricer(W, C[0], integral)
+    assert pricer.grid_exact
+    ref = solve_configuration_lp(lp, method="enumerate")
+    cg = solve_configuration_lp(lp, method="column-generation")
+    assert cg.certified and cg.lower == ref.lower
+    assert float(cg.value) == pytest.approx(float(ref.value), rel=1e-9)
