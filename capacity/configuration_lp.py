@@ -252,12 +252,14 @@ def _columns_per_round(T: int) -> int:
 #: Column pool: once the master holds more than _POOL_FACTOR columns per row, columns
 #: whose reduced cost stayed above _IDLE_REDUCED_COST for _POOL_AGE rounds are removed.
 _POOL_FACTOR = 4
-#: A configuration holds at most _SHORT_COLUMN jobs (capacity / smallest size): then
-#: each round asks the unbounded table for the best configuration through every type
-#: and :func:`_disjoint_first` chooses among them (1,000-item bin-packing LPs: 43 rounds
-#: against 54 with 400 candidates and 64 with the best 100). On the raw Google trace
-#: (up to 6,435 jobs a configuration) the extra candidates and the disjoint choice
-#: cost rounds and time (155 s -> 209-250 s): there the best 100 are kept.
+#: When the master's last re-solve took more simplex pivots than it has type rows (a
+#: degenerate master: 1,000-item bin-packing LPs from about round 20 on) and a
+#: configuration holds at most _SHORT_COLUMN jobs (capacity / smallest size), a round
+#: asks the unbounded table for the best configuration through every type and
+#: :func:`_disjoint_first` chooses among them: 1,000-item AI/ANI/Scholl_3-shaped LPs
+#: 20-35 % faster. Otherwise the best columns are kept: tracing every type's column
+#: back costs more than the master then saves (rho* of 1,000 sizes in (0.2, 0.7): 1.7 s
+#: -> 2.6 s; the raw Google trace, up to 6,435 jobs a configuration: 155 s -> 209 s).
 _SHORT_COLUMN = 32
 _POOL_AGE = 10
 _IDLE_REDUCED_COST = 1e-6
@@ -297,6 +299,8 @@ class _Pricer:
         # one resource, at most _SHORT_COLUMN jobs a configuration
         positive = W[:, 0][W[:, 0] > 0] if W.shape[1] == 1 else W[:0, 0]
         self.short_columns = bool(positive.size) and cap[0] <= _SHORT_COLUMN * positive.min()
+        #: set by column generation when the master is degenerate (:func:`_disjoint_first`)
+        self.diversify = False
         if (W.shape[1] == 2 and integral and bounds is None
                 and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX):
             self.grid2 = (W.astype(np.int64), (int(cap[0]), int(cap[1])))
@@ -319,11 +323,11 @@ class _Pricer:
     def candidates(self, max_columns: int) -> int:
         """Columns to ask of the unbounded table, for :meth:`choose` to take
         ``max_columns`` from (more when configurations are short)."""
-        return len(self.W) if self.short_columns else max_columns
+        return len(self.W) if self.diversify and self.short_columns else max_columns
 
     def choose(self, cols: list[np.ndarray], max_columns: int) -> list[np.ndarray]:
-        """Disjoint first when configurations are short, else best first."""
-        if self.short_columns:
+        """Disjoint first when diversifying short configurations, else best first."""
+        if self.diversify and self.short_columns:
             return _disjoint_first(cols, max_columns)
         return cols[:max_columns]
 
@@ -853,6 +857,9 @@ def solve_configuration_lp(
                 at_lemma2 = True
                 break
             rc = master.reduced_costs()
+            for p in pricers:
+                # many pivots for few new columns: diversify the next ones
+                p.diversify = sol.iterations > lp.T
             idle = np.concatenate([idle[:len(rc)], np.zeros(len(rc) - min(len(idle), len(rc)),
                                                          dtype=np.int64)])
             idle = np.where(rc > _IDLE_REDUCED_COST, idle + 1, 0)

@@ -403,41 +403,41 @@ def _dp_tables(v, w, C, units, starts):  # pragma: no cover
 
 
 @njit(cache=True)
-def _dp_tables_trace(tab, off, v, w, units, starts, c):  # pragma: no cover
-    """A configuration of value (table at capacity c) read back from the tables alone:
-    at level l and cell x the value came either from table l - 1 (move down a level)
-    or from an item of level l at cell x - w_i (take the best such item), and repeat."""
+def _dp_tables_trace(tab, off, v, w, units, starts, caps):  # pragma: no cover
+    """Configurations worth the table's value at each capacity ``caps[r]`` (up to
+    rounding), one row each, read back from the tables alone: at level l and cell x
+    the value came either from table l - 1 (move down a level) or from an item of
+    level l at cell x - w_i (take the best such item), and repeat."""
     T = v.shape[0]
-    k = np.zeros(T, dtype=np.int64)
-    lv = units.shape[0] - 1
-    x = c // units[lv]
-    while True:
-        if tab[off[lv] + x] <= 0:
-            break
-        g = units[lv]
-        base = tab[0] * 0
-        r = 1
-        if lv > 0:
-            r = units[lv - 1] // g
-            base = tab[off[lv - 1] + x // r]
-        bi = -1
-        best = base
-        for i in range(starts[lv], starts[lv + 1]):
-            wi = w[i] // g
-            if wi <= x:
-                cand = tab[off[lv] + x - wi] + v[i]
-                if cand > best:
-                    best = cand
-                    bi = i
-        if bi < 0:
-            if lv == 0:
+    out = np.zeros((caps.shape[0], T), dtype=np.int64)
+    for row in range(caps.shape[0]):
+        lv = units.shape[0] - 1
+        x = caps[row] // units[lv]
+        while tab[off[lv] + x] > 0:
+            g = units[lv]
+            base = tab[0] * 0
+            r = 1
+            if lv > 0:
+                r = units[lv - 1] // g
+                base = tab[off[lv - 1] + x // r]
+            bi = -1
+            best = base
+            for i in range(starts[lv], starts[lv + 1]):
+                wi = w[i] // g
+                if wi <= x:
+                    cand = tab[off[lv] + x - wi] + v[i]
+                    if cand > best:
+                        best = cand
+                        bi = i
+            if bi >= 0:
+                out[row, bi] += 1
+                x -= w[bi] // g
+            elif lv == 0:
                 break
-            x = x // r
-            lv -= 1
-        else:
-            k[bi] += 1
-            x -= w[bi] // g
-    return k
+            else:
+                x = x // r
+                lv -= 1
+    return out
 
 
 class _DPTables:
@@ -471,11 +471,13 @@ class _DPTables:
         C = int(self.off[-1] - self.off[-2] - 1) * int(self.units[-1])
         return np.repeat(self.last, int(self.units[-1]))[:C + 1]
 
-    def trace(self, c: int) -> np.ndarray:
-        """A configuration worth ``value(c)`` (up to rounding), in the caller's order."""
-        k = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts, c)
-        out = np.zeros(self.T, dtype=np.int64)
-        out[self.order] = k
+    def trace(self, caps: np.ndarray) -> np.ndarray:
+        """Configurations worth ``value(c)`` for each c in ``caps`` (up to rounding),
+        one row each, types in the caller's order."""
+        K = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts,
+                        np.asarray(caps, dtype=np.int64).reshape(-1))
+        out = np.zeros_like(K)
+        out[:, self.order] = K
         return out
 
 
@@ -515,24 +517,25 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     wk = np.ascontiguousarray(w[keep].astype(np.int64))
     tables = _DPTables(vk, wk, C)
     k = np.zeros(T, dtype=np.int64)
-    k[keep] = tables.trace(C)
+    k[keep] = tables.trace(np.array([C]))[0]
     improving: list[np.ndarray] = []
     if per_type_threshold is not None and max_columns > 0:
         vals = vk + tables.value(C - wk)
         order = np.argsort(-vals, kind="stable")
-        seen = set()
-        for i in order:
-            if vals[i] <= per_type_threshold or len(improving) >= max_columns:
-                break
-            kk = tables.trace(int(C - wk[i]))
-            kk[i] += 1
-            key = kk.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            full = np.zeros(T, dtype=np.int64)
-            full[keep] = kk
-            improving.append(full)
+        # twice the columns wanted: some coincide (the best through i may hold j)
+        order = order[vals[order] > per_type_threshold][:2 * max_columns]
+        if order.size:
+            # the best configuration through type i: i and the best within C - w_i
+            K = tables.trace(C - wk[order])
+            K[np.arange(order.size), order] += 1
+            full = np.zeros((order.size, T), dtype=np.int64)
+            full[:, keep] = K
+            seen = set()
+            for row in full:
+                key = row.tobytes()
+                if key not in seen and len(improving) < max_columns:
+                    seen.add(key)
+                    improving.append(row)
     val = tables.value(C)
     return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True, C,
                           improving)

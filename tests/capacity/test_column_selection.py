@@ -38,9 +38,20 @@ def bin_packing_instance(seed: int) -> ConfigurationLP:
 @pytest.mark.parametrize("seed", range(12))
 def test_disjoint_first_agrees_with_the_plain_choice(seed, monkeypatch):
     """The same LP with each round's columns taken best first (the reference path)
-    and disjoint first: both certified, equal to 1e-9."""
+    and chosen disjoint first among every type's best column in every round (not only
+    after degenerate re-solves): both certified, equal to 1e-9."""
     lp = bin_packing_instance(seed)
-    fast = solve_configuration_lp(lp, method="column-generation")
+    chosen = []
+
+    def always(self, cols, limit):
+        chosen.append(len(cols))
+        return clp._disjoint_first(cols, limit)
+
+    with monkeypatch.context() as m:
+        m.setattr(clp._Pricer, "candidates", lambda self, limit: len(self.W))
+        m.setattr(clp._Pricer, "choose", always)
+        fast = solve_configuration_lp(lp, method="column-generation")
+    assert chosen
     monkeypatch.setattr(clp, "_disjoint_first", lambda cols, limit: cols[:limit])
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified

@@ -370,9 +370,10 @@ def test_dp_kernels_match_py_func(inst, floats):
     assert np.array_equal(tab_f, tab_s) and np.array_equal(off_f, off_s)
     g = int(t.units[-1])
     for c in (C, C // 2, 0):
-        k = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, c)
+        caps = np.array([c], dtype=np.int64)
+        k = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, caps)[0]
         assert np.array_equal(k, _dp_tables_trace.py_func(tab_s, off_s, t.v, t.w, t.units,
-                                                          t.starts, c))
+                                                          t.starts, caps)[0])
         # the traced configuration fits capacity c and is worth the table's value there
         best = tab_f[off_f[-2] + c // g]
         assert k @ t.w <= c and abs(k @ t.v - best) <= 1e-9 * max(1.0, abs(best))
