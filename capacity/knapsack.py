@@ -337,12 +337,25 @@ def _grid_chain(sizes: np.ndarray, capacity: int) -> tuple[np.ndarray, np.ndarra
 def knapsack_dp_cells(sizes: np.ndarray, capacity: int) -> int:
     """Cells :func:`knapsack_dp` sweeps for these integer sizes and capacity: its work,
     at most (types + 1)(C + 1) and less when sizes share factors with C."""
-    w = np.asarray(sizes).reshape(-1)
-    w = w[(w > 0) & (w <= capacity)]
+    w, C = _integer_sizes(sizes, capacity)
+    w = w[(w > 0) & (w <= C)]
     if w.size == 0:
         return 0
-    units, level = _grid_chain(w, int(capacity))
-    return _chain_cells(units, np.bincount(level, minlength=len(units)), int(capacity))
+    units, level = _grid_chain(w, C)
+    return _chain_cells(units, np.bincount(level, minlength=len(units)), C)
+
+
+def _integer_sizes(sizes: object, capacity: object) -> tuple[np.ndarray, int]:
+    """Non-negative integer sizes (flat int64) and a positive integer capacity, else a
+    ValueError."""
+    w = np.asarray(sizes).reshape(-1)
+    if w.dtype.kind not in "iu" or np.any(w < 0):
+        raise ValueError(f"knapsack sizes must be non-negative integers, got dtype "
+                         f"{w.dtype}")
+    if isinstance(capacity, bool) or not isinstance(capacity, int | np.integer) \
+            or capacity <= 0:
+        raise ValueError(f"knapsack capacity must be a positive integer, got {capacity!r}")
+    return w.astype(np.int64), int(capacity)
 
 
 def _chain_cells(units: np.ndarray, per_level: np.ndarray, C: int) -> int:
@@ -483,9 +496,20 @@ class _DPTables:
 
 def knapsack_dp_table(values: np.ndarray, sizes: np.ndarray, capacity: int) -> np.ndarray:
     """The unbounded knapsack's best value within every integer capacity 0..C, for
-    positive values and positive integer sizes at most C (:func:`knapsack_dp`'s table)."""
-    return _DPTables(np.ascontiguousarray(values), np.asarray(sizes, dtype=np.int64),
-                     int(capacity)).full()
+    positive values and positive integer sizes at most C (:func:`knapsack_dp`'s table).
+    Anything else, or C above :data:`DP_MAX_CAPACITY`, is a ValueError (before any
+    table is allocated)."""
+    w, C = _integer_sizes(sizes, capacity)
+    v = np.ascontiguousarray(values)
+    if v.dtype.kind not in "iuf" or v.shape != w.shape or not np.all(np.isfinite(v)) \
+            or np.any(v <= 0):
+        raise ValueError("knapsack_dp_table needs one positive finite value per size")
+    if w.size == 0 or np.any(w == 0) or np.any(w > C):
+        raise ValueError(f"knapsack_dp_table needs sizes in 1..{C}")
+    if C > DP_MAX_CAPACITY:
+        raise ValueError(f"capacity {C} too large for the dynamic program "
+                         f"(at most {DP_MAX_CAPACITY})")
+    return _DPTables(v, w, C).full()
 
 
 def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,

@@ -448,3 +448,22 @@ def test_exact_mode_agrees_with_fractions_brute_force():
     best, _k = brute_max([7, 6, 10, 5], sizes, 1)
     assert res.value == best
     assert is_feasible(res.config.tolist(), sizes, 1)
+
+
+@pytest.mark.parametrize("sizes, cap, values, match", [
+    (np.array([0.5]), 2, np.array([1.0]), "non-negative integers"),
+    (np.array([-1]), 2, np.array([1.0]), "non-negative integers"),
+    (np.array([1]), 0, np.array([1.0]), "positive integer"),
+    (np.array([1]), 2.5, np.array([1.0]), "positive integer"),
+    (np.array([3]), 2, np.array([1.0]), "sizes in 1..2"),
+    (np.array([1]), 2, np.array([np.nan]), "positive finite value"),
+    (np.array([1]), 2, np.array([-1.0]), "positive finite value"),
+    (np.array([1]), 10**12, np.array([1.0]), "too large"),
+])
+def test_dp_table_and_cells_refuse_bad_input(sizes, cap, values, match):
+    """One clear ValueError, before any table is allocated (10^12 cells would be 8 TB)."""
+    with pytest.raises(ValueError, match=match):
+        knapsack_dp_table(values, sizes, cap)
+    if match in ("non-negative integers", "positive integer"):
+        with pytest.raises(ValueError, match=match):
+            knapsack_dp_cells(sizes, cap)
