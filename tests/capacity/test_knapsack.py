@@ -18,6 +18,7 @@ from capacity.knapsack import (
     UNBOUNDED,
     KnapsackResult,
     _bb_kernel,
+    _dp2_table,
     _dp_tables,
     _dp_tables_trace,
     _DPTables,
@@ -25,6 +26,7 @@ from capacity.knapsack import (
     _prepare,
     knapsack_bb,
     knapsack_dp,
+    knapsack_dp2,
     knapsack_dp_cells,
     knapsack_dp_table,
     max_weight_configuration,
@@ -225,6 +227,41 @@ def test_dp_per_type_columns(inst, thr):
         with_j = [int(k @ v) for k in K if k[j] > 0]
         if v[j] > 0 and with_j and max(with_j) > thr:
             assert any(k[j] > 0 and int(k @ v) == max(with_j) for k in res.improving), j
+
+
+@FAST
+@given(int_instance_2d(), st.booleans(), st.integers(0, 80))
+def test_dp2_matches_brute_force(inst, float_values_, thr):
+    """Two resources (types with a zero in one resource included): the optimum, and
+    the best configuration through each type that beats ``thr``."""
+    v, W, cap = inst
+    vv = v.astype(float) / 3 if float_values_ else v
+    res = knapsack_dp2(vv, W, (int(cap[0]), int(cap[1])), per_type_threshold=thr / 3,
+                       max_columns=100)
+    rows = [[int(a), int(b)] for a, b in W]
+    best, _k = brute_max(vv.tolist(), rows, [int(c) for c in cap])
+    assert res.value == pytest.approx(best, rel=VALUE_RTOL, abs=1e-12)
+    assert fits_int(res.config, W, cap)
+    assert float(res.config @ vv) == pytest.approx(res.value, rel=VALUE_RTOL, abs=1e-12)
+    K = feasible_configurations(rows, [int(c) for c in cap])
+    for k in res.improving:
+        assert fits_int(k, W, cap) and float(k @ vv) > thr / 3
+    for j in range(len(v)):
+        with_j = [float(k @ vv) for k in K if k[j] > 0]
+        if vv[j] > 0 and with_j and max(with_j) > thr / 3:
+            assert any(k[j] > 0 and float(k @ vv) == pytest.approx(max(with_j), rel=1e-12)
+                       for k in res.improving), j
+
+
+def test_dp2_kernel_matches_py_func():
+    rng = np.random.default_rng(7)
+    for C0, C1 in ((12, 30), (0, 9), (25, 0)):
+        W = np.stack([rng.integers(0, C0 // 3 + 1, 9), rng.integers(0, C1 // 3 + 1, 9)], 1)
+        W = W[W.max(axis=1) > 0].astype(np.int64)
+        v = rng.random(len(W))
+        dp, choice = _dp2_table(v, W, C0, C1)
+        dp_py, choice_py = _dp2_table.py_func(v, W, C0, C1)
+        assert np.array_equal(dp, dp_py) and np.array_equal(choice, choice_py)
 
 
 def test_dp_rejects_float_sizes():
