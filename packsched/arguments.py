@@ -17,8 +17,8 @@ from typing import Any, NoReturn
 
 from packsched.errors import UsageError
 
-__all__ = ["Parser", "integer", "real", "number_text", "number_list", "byte_size",
-           "split_list", "budget_help", "budgets"]
+__all__ = ["Parser", "integer", "grid_resolutions", "real", "number_text", "number_list",
+           "byte_size", "split_list", "budget_help", "budgets"]
 
 #: the defaults of theory.budgets as the help texts show them (importing theory would
 #: make ``--help`` slow; tests/cli/test_errors.py checks that the two agree)
@@ -65,6 +65,16 @@ def integer(minimum: int | None = None, maximum: int | None = None) -> Callable[
 
     parse.__name__ = "integer"
     return parse
+
+
+def grid_resolutions(text: str) -> int | tuple[int, ...]:
+    """``--grid``: ``G`` (0 = none), or one resolution per resource ``G1:G2`` (each >= 1)."""
+    if ":" not in text:
+        return integer(0)(text)
+    parts = text.split(":")
+    if any(not p.strip() for p in parts):
+        _fail(f"empty resolution in {text!r} (write one per resource, e.g. 800:50)")
+    return tuple(integer(1)(p) for p in parts)
 
 
 def real(low: float | None = None, high: float | None = None, *, low_open: bool = False,

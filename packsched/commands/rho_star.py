@@ -10,6 +10,7 @@ from packsched.arguments import (
     budget_help,
     budgets,
     byte_size,
+    grid_resolutions,
     integer,
     number_list,
     number_text,
@@ -24,7 +25,9 @@ NAME = "rho-star"
 DEFAULT_LEVELS = 6
 #: grid of the default bracket for traces (hundreds of distinct sizes)
 DEFAULT_TRACE_GRID = 2000
-DEFAULT_TRACE_GRID_2D = 200
+#: grid points of the default bracket for vector traces, spent per resource by
+#: :func:`capacity.brackets.choose_grid` (Google 2011 CPU and memory: 1/800 x 1/50)
+DEFAULT_TRACE_GRID_POINTS = 50_000
 #: a trace with more distinct sizes than this is bracketed on the grid by default
 TRACE_EXACT_MAX_TYPES = 200
 
@@ -42,7 +45,8 @@ examples:
 
 Numbers are read exactly: decimals and p/q become fractions. A trace with more than
 {TRACE_EXACT_MAX_TYPES} distinct sizes is bracketed on a grid of {DEFAULT_TRACE_GRID} by default
-({DEFAULT_TRACE_GRID_2D} for vectors); --grid 0 asks for the exact answer.
+(vectors: one grid per resource, {DEFAULT_TRACE_GRID_POINTS:,} points in all); --grid 0 asks for
+the exact answer.
 """
 
 
@@ -87,10 +91,10 @@ def add_parser(sub: Any) -> None:
                         f"default {DEFAULT_LEVELS})")
     o.add_argument("--vqs", type=integer(2), metavar="J",
                    help="also the reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3)")
-    o.add_argument("--grid", type=integer(0), metavar="G",
+    o.add_argument("--grid", type=grid_resolutions, metavar="G",
                    help="bracket rho* by rounding sizes up and down to multiples of 1/G "
                         "(PG21 Thm. 1 with grid cells; also for a continuous --dist; 0 = exact "
-                        "for finitely many sizes)")
+                        "for finitely many sizes; G1:G2 = one grid per resource)")
     o.add_argument("--finished-only", action="store_true",
                    help="google2011: keep only tasks that finished (PG21 VII-B)")
     o.add_argument("--max-configurations", type=integer(1), metavar="N",
@@ -171,8 +175,9 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]:
-    from capacity.brackets import grid_bracket
+def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
+          ) -> dict[str, Any]:
+    from capacity.brackets import grid_bracket, grid_name
 
     if not is_one(inp.capacity):
         raise UsageError("--grid brackets sizes normalised to capacity 1")
@@ -184,8 +189,9 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]
         "upper_from": "grid rounded down" if b.upper_from == "lower-rounded LP"
         else b.upper_from,
         "relative_gap": b.gap, "bracket": True, "certified": b.certified,
-        "servers": args.servers, "method": f"grid-bracket (1/{grid})",
-        "lp_method": b.lower.method, "grid": grid,
+        "servers": args.servers,
+        "method": f"grid-bracket ({grid_name(grid if isinstance(grid, tuple) else (grid,))})",
+        "lp_method": b.lower.method, "grid": list(grid) if isinstance(grid, tuple) else grid,
         "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
         "lemma2_bound": b.lemma2,
         # PG21 Thm. 1 with grid cells: sizes rounded up give the lower bound (mixture),
@@ -198,15 +204,19 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int) -> dict[str, Any]
     }
 
 
-def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int:
+def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, ...]:
+    """``--grid``, else 0 (exact) unless a trace has many sizes: a grid for them."""
+    from capacity.brackets import choose_grid
     from theory.distributions import Discrete
 
     if args.grid is not None:
-        return int(args.grid)
+        return args.grid
     many = isinstance(inp.dist, Discrete) and len(inp.dist) > TRACE_EXACT_MAX_TYPES
     if inp.info["kind"] != "trace" or not many:
         return 0
-    return DEFAULT_TRACE_GRID if inp.dist.dim == 1 else DEFAULT_TRACE_GRID_2D
+    if inp.dist.dim == 1:
+        return DEFAULT_TRACE_GRID
+    return choose_grid(inp.dist, DEFAULT_TRACE_GRID_POINTS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -223,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
     res = None
     with stdout_to_stderr(args.json):
         grid = _default_grid(inp, args)
-        if grid > 0:
+        if grid != 0:
             if args.levels is not None and args.grid is not None:
                 raise UsageError("--grid and --levels are two partitions: give one")
             out = _grid(inp, args, grid)

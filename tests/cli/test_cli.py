@@ -9,6 +9,7 @@ import sys
 from fractions import Fraction
 from types import SimpleNamespace
 
+import numpy as np
 import pytest
 
 from packsched.cli import main
@@ -348,3 +349,45 @@ def test_verify_bad_jobs_is_one_line_before_any_check(capsys, jobs):
     out, err = capsys.readouterr()
     assert out == "" and "--jobs must be at least 1" in err
     assert "running" not in err  # refused before the checks are loaded or announced
+
+
+def test_vector_grid_per_resource(capsys):
+    d = run_json(capsys, "rho-star", "--sizes", "0.3:0.2,0.45:0.1", "--grid", "40:20")
+    assert d["grid"] == [40, 20] and d["method"] == "grid-bracket (1/40 x 1/20)"
+    assert d["bracket"] is True and d["certified"] is True
+    assert d["lower"] <= d["upper"]
+
+
+def test_vector_trace_defaults_to_a_grid_per_resource(capsys, tmp_path):
+    """A vector trace of many sizes is bracketed on :func:`choose_grid`'s grid: fine in the
+    resource that binds Lemma 2 (CPU, sizes k/64 here), coarse in the other."""
+    from capacity.brackets import choose_grid
+    from packsched.commands.rho_star import DEFAULT_TRACE_GRID_POINTS, TRACE_EXACT_MAX_TYPES
+    from theory.distributions import Discrete
+    from theory.traces import read_size_file
+
+    rng = np.random.default_rng(3)
+    n = TRACE_EXACT_MAX_TYPES + 40
+    cpu = rng.choice(np.arange(16, 40), n) / 64
+    mem = np.round(rng.uniform(0.01, 0.12, n), 4)
+    f = tmp_path / "vec.txt"
+    f.write_text("".join(f"{a} {b}\n" for a, b in zip(cpu, mem, strict=True)))
+    d = run_json(capsys, "rho-star", "--trace", str(f))
+    sizes = read_size_file(f)
+    dist = Discrete.from_counts(sorted(set(sizes)), [sizes.count(s) for s in sorted(set(sizes))])
+    grid = choose_grid(dist, DEFAULT_TRACE_GRID_POINTS)
+    assert grid[0] % 64 == 0 and grid[1] < grid[0]
+    assert d["grid"] == list(grid) and d["certified"] is True
+    assert d["lower"] <= d["upper"] <= d["lemma2_bound"] * (1 + 1e-12)
+
+
+@pytest.mark.parametrize("grid, fragment", [
+    ("40:20:3", "3 resolutions for sizes with 2 resources"),
+    ("40:0", "must be a positive integer"),
+    ("40:", "empty resolution"),
+    ("x:3", "is not an integer"),
+])
+def test_bad_vector_grid(capsys, grid, fragment):
+    code = main(["rho-star", "--sizes", "0.3:0.2,0.45:0.1", "--grid", grid])
+    _out, err = capsys.readouterr()
+    assert code == 2 and fragment in err and "Traceback" not in err
