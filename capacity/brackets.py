@@ -368,7 +368,7 @@ def grid_name(grid: Sequence[int]) -> str:
 
 def _resolutions(grid: object, dim: int) -> tuple[int, ...]:
     """One grid resolution per resource from an int or a sequence of ``dim`` ints."""
-    if isinstance(grid, Sequence) and not isinstance(grid, str):
+    if isinstance(grid, Sequence | np.ndarray) and not isinstance(grid, str):
         if len(grid) != dim:
             raise ValueError(f"grid gives {len(grid)} resolutions for sizes with {dim} "
                              f"resource{'s' if dim > 1 else ''}")

@@ -238,6 +238,11 @@ _DP2_EXACT_MAX = 250_000
 #: Weight of the stability centre in Wentges dual smoothing (0 disables it); 0.5
 #: took half the rounds of 0.8 on 1,000-type bin-packing LPs (benchmarks/README.md).
 _SMOOTHING = 0.5
+#: The weight then adapts every round (:func:`_next_weight`) unless configurations are
+#: short (see _SHORT_COLUMN): it took the raw Google LP from 143 s (669 rounds) to 102 s
+#: (378) and the two-resource Google bracket (1/800 x 1/50) from 18.7 s to 12.0 s, but
+#: the ANI-shaped 1,000-item bin-packing LP from 14 s to 16-20 s (benchmarks/README.md).
+_ADAPTIVE = True
 #: Most columns a pricing round adds per server class, up to 1,200 types; beyond, one
 #: per six types (up to 1,000): rho* of 2,000 sizes in (0.2, 0.7) took 89 rounds and
 #: 6.8 s with 100 a round, 31 rounds and 5.3 s with 333; at 1,000 sizes more did not
@@ -302,6 +307,8 @@ class _Pricer:
         self.short_columns = bool(positive.size) and cap[0] <= _SHORT_COLUMN * positive.min()
         #: set by column generation when the master is degenerate (:func:`_disjoint_first`)
         self.diversify = False
+        #: the best configuration at the last smoothed prices (:meth:`smoothed`)
+        self.best = np.zeros(len(W), dtype=np.int64)
         if (W.shape[1] == 2 and integral and bounds is None
                 and (cap[0] + 1) * (cap[1] + 1) <= _DP2_EXACT_MAX):
             self.grid2 = (W.astype(np.int64), (int(cap[0]), int(cap[1])))
@@ -320,6 +327,12 @@ class _Pricer:
                 self.grid = (np.maximum(g, 1), _DP_GRID)
             if bounds is not None and not self._bounded_table_fits():
                 self.grid, self.grid_exact = None, False
+
+    @property
+    def adapts_smoothing(self) -> bool:
+        """Adapt the smoothing weight (long configurations: rounds cost more than the
+        master's re-solves)."""
+        return not self.short_columns
 
     def candidates(self, max_columns: int) -> int:
         """Columns to ask of the unbounded table, for :meth:`choose` to take
@@ -380,19 +393,19 @@ class _Pricer:
         if self.grid2 is not None:
             res = knapsack_dp2(ys, self.grid2[0], self.grid2[1], per_type_threshold=0.0,
                                max_columns=max_columns)
-            cands, value = res.improving, float(res.value)
+            cands, value, self.best = res.improving, float(res.value), res.config
         else:
             assert self.grid is not None
             w, C = self.grid
             if self.bounds is None:
                 free = knapsack_dp(ys, w, C, per_type_threshold=0.0,
                                    max_columns=self.candidates(max_columns))
-                cands, value = free.improving, float(free.value)
+                cands, value, self.best = free.improving, float(free.value), free.config
             else:
                 free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
                 exact = knapsack_dp_bounded(ys, w, C, self.bounds, max_columns=max_columns)
                 cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
-                value = float(exact.value)
+                value, self.best = float(exact.value), exact.config
         cols = [k for k in cands if float(k @ y) > thr]
         if self.grid2 is None and self.bounds is None:
             cols = self.choose(cols, max_columns)
@@ -451,6 +464,16 @@ class _Pricer:
             return knapsack_dp_cells(w, C) <= _DP_PRICE_WORK
         items = split_item_count(w, self.bounds, C)
         return items * (C + 1) <= DP01_TABLE_BYTES and items * C <= _DP_PRICE_WORK
+
+
+def _next_weight(weight: float, subgradient: np.ndarray, towards: np.ndarray) -> float:
+    """Wentges weight of the stability centre after a smoothed round (the auto-adaptive
+    rule of Pessoa, Sadykov, Uchoa & Vanderbeck 2018): if the Lagrangian bound's
+    subgradient at the smoothed prices falls towards the master's prices (``towards``
+    = master prices - centre), smooth less, else more."""
+    if float(subgradient @ towards) < 0:
+        return max(0.0, weight - 0.1)
+    return weight + (1 - weight) * 0.1
 
 
 def _disjoint_first(cols: list[np.ndarray], limit: int) -> list[np.ndarray]:
@@ -838,6 +861,8 @@ def solve_configuration_lp(
                    for c in range(len(lp.caps))]
         max_cols = _columns_per_round(lp.T)
         smoothing = all(p.grid_exact for p in pricers) and _SMOOTHING > 0
+        weight = _SMOOTHING
+        adaptive = _ADAPTIVE and all(p.adapts_smoothing for p in pricers)
         best_bound = np.inf
         refreshed = False
         idle = np.zeros(0, dtype=np.int64)  # rounds each column has priced out of the basis
@@ -871,13 +896,17 @@ def solve_configuration_lp(
                 # Wentges smoothing: price at a convex combination of the best-bound
                 # prices and the master's prices; fall back to plain pricing on a miss
                 # a warm centre is priced alone first, to learn its bound
-                alpha = 1.0 if best_bound == np.inf else _SMOOTHING
+                alpha = 1.0 if best_bound == np.inf else weight
                 ys = alpha * center + (1 - alpha) * sol.y
                 bound = 0.0
+                best = np.zeros(lp.T)
                 for c, pricer in enumerate(pricers):
                     found[c], beta = pricer.smoothed(ys, sol.y, thrs[c], max_cols)
                     bound += counts[c] * beta
+                    best += counts[c] * pricer.best
                 bound /= float(ys @ d)
+                if adaptive and best_bound < np.inf:
+                    weight = _next_weight(weight, best - bound * d, sol.y - center)
                 if bound < best_bound:
                     best_bound, center = bound, ys
             if not any(found):

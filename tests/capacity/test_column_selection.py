@@ -73,3 +73,42 @@ def test_sizes_to_four_significant_digits_are_priced_exactly():
     cg = solve_configuration_lp(lp, method="column-generation")
     assert cg.certified and cg.lower == ref.lower
     assert float(cg.value) == pytest.approx(float(ref.value), rel=1e-9)
+
+
+def test_smoothing_weight_follows_the_subgradient():
+    """Less smoothing when the bound falls towards the master's prices, more otherwise;
+    the weight stays in [0, 1)."""
+    down, up = np.array([-1.0, 0.0]), np.array([1.0, 0.0])
+    towards = np.array([1.0, 0.0])
+    assert clp._next_weight(0.5, down, towards) == pytest.approx(0.4)
+    assert clp._next_weight(0.05, down, towards) == 0.0
+    assert clp._next_weight(0.5, up, towards) == pytest.approx(0.55)
+    w = 0.5
+    for _ in range(200):
+        w = clp._next_weight(w, up, towards)
+    assert 0.99 < w < 1.0
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_adaptive_smoothing_agrees_with_the_fixed_weight(seed, monkeypatch):
+    """Exact pricing with Wentges smoothing: the weight adapted every round (the
+    default for long configurations) and held at 1/2 reach the same certified optimum,
+    to 1e-9."""
+    lp = bin_packing_instance(seed)
+    calls = []
+    rule = clp._next_weight
+
+    def spy(weight, subgradient, towards):
+        calls.append(weight)
+        return rule(weight, subgradient, towards)
+
+    with monkeypatch.context() as m:
+        m.setattr(clp._Pricer, "adapts_smoothing", True)  # short columns do not adapt
+        m.setattr(clp, "_next_weight", spy)
+        adaptive = solve_configuration_lp(lp, method="column-generation")
+    monkeypatch.setattr(clp, "_ADAPTIVE", False)
+    fixed = solve_configuration_lp(lp, method="column-generation")
+    assert adaptive.certified and fixed.certified
+    assert float(adaptive.value) == pytest.approx(float(fixed.value), rel=1e-9)
+    if adaptive.iterations > 3:
+        assert calls
