@@ -181,6 +181,7 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
 
     if not is_one(inp.capacity):
         raise UsageError("--grid brackets sizes normalised to capacity 1")
+    per_resource = grid if isinstance(grid, tuple) else (grid,)
     b = grid_bracket(inp.dist, grid, servers=args.servers,
                      **budgets(args, max_types="max_types"))
     return {
@@ -189,8 +190,7 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
         "upper_from": "grid rounded down" if b.upper_from == "lower-rounded LP"
         else b.upper_from,
         "relative_gap": b.gap, "bracket": True, "certified": b.certified,
-        "servers": args.servers,
-        "method": f"grid-bracket ({grid_name(grid if isinstance(grid, tuple) else (grid,))})",
+        "servers": args.servers, "method": f"grid-bracket ({grid_name(per_resource)})",
         "lp_method": b.lower.method, "grid": list(grid) if isinstance(grid, tuple) else grid,
         "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
         "lemma2_bound": b.lemma2,
@@ -206,7 +206,6 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
 
 def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, ...]:
     """``--grid``, else 0 (exact) unless a trace has many sizes: a grid for them."""
-    from capacity.brackets import choose_grid
     from theory.distributions import Discrete
 
     if args.grid is not None:
@@ -216,6 +215,8 @@ def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, 
         return 0
     if inp.dist.dim == 1:
         return DEFAULT_TRACE_GRID
+    from capacity.brackets import choose_grid
+
     return choose_grid(inp.dist, DEFAULT_TRACE_GRID_POINTS)
 
 
