@@ -414,7 +414,8 @@ def choose_grid(dist: Discrete, cells: int) -> tuple[int, ...]:
     grids = np.stack(np.meshgrid(*([np.arange(len(fits))] * D), indexing="ij"), -1)
     grids = grids.reshape(-1, D)
     points = np.prod(G[grids] + 1, axis=1)
-    ok = points <= budget
+    # a budget beyond every candidate grid is no budget (and may not fit in a float)
+    ok = points <= min(budget, (_GRID_CANDIDATES[-1] + 1) ** D)
     grids, points = grids[ok], points[ok]
     worst = np.max(mean[np.arange(D), grids], axis=1)
     best = np.lexsort((points, worst))[0]

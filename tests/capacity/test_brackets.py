@@ -388,3 +388,5 @@ def test_choose_grid_refuses_bad_input():
     with pytest.raises(TypeError, match="Discrete"):
         choose_grid(Uniform("0.1", "0.9"), 100)
     assert choose_grid(Discrete(["0.3", "0.45"]), 100) == (20,)
+    # a budget far beyond every candidate grid (no float holds it) is no budget
+    assert choose_grid(VEC, 10**400) == choose_grid(VEC, 10**30)
