@@ -864,7 +864,7 @@ def solve_configuration_lp(
         weight = _SMOOTHING
         adaptive = _ADAPTIVE and all(p.adapts_smoothing for p in pricers)
         best_bound = np.inf
-        refreshed = False
+        refreshed = 0  # re-solves in a row that found only known columns
         idle = np.zeros(0, dtype=np.int64)  # rounds each column has priced out of the basis
         prog = Progress(f"column generation ({lp.T:,} types)", unit="rounds")
         while True:
@@ -938,14 +938,15 @@ def solve_configuration_lp(
                 # the transfers stay: they are dual-optimal, so prices that price out
                 # are feasible for the LP without them, and _pure_mixture carries out
                 # the moves in the configurations
-                if any(found) and not refreshed:
+                if any(found) and refreshed < 2:
                     # only columns already in the master price above its duals: the
-                    # warm-started simplex stopped short; solve once more from scratch
+                    # warm-started simplex stopped short; solve again with tighter
+                    # tolerances, then once more from scratch
                     master.refresh()
-                    refreshed = True
+                    refreshed += 1
                     continue
                 break
-            refreshed = False
+            refreshed = 0
             # column pool: forget columns long out of the basis once the master is large
             # (they can come back through pricing); the basis stays valid
             if len(master.columns) > _POOL_FACTOR * (lp.T + len(lp.caps)):

@@ -62,3 +62,24 @@ def test_removing_nonbasic_columns_keeps_the_optimum():
     assert len(again.p) == len(K) - idle.size
     m.add_columns(0, K[idle])  # they can come back
     assert m.solve().t == pytest.approx(first.t, rel=1e-12)
+
+
+def test_refresh_keeps_the_basis_once_then_starts_from_scratch():
+    """The first refresh only tightens the tolerances (the optimal basis is kept: no
+    pivot), a second one also forgets the basis (the simplex pivots again); both reach
+    the same optimum."""
+    d = np.array([1.0, 2.0, 1.0])
+    m = MasterLP(d, np.array([1.0]))
+    m.add_columns(0, np.array([[2, 0, 0], [0, 3, 0], [0, 0, 2], [1, 1, 0], [0, 1, 1],
+                               [1, 0, 1], [1, 1, 1]]))
+    first = m.solve()
+    assert first.iterations > 0
+    m.refresh()
+    warm = m.solve()
+    assert warm.iterations == 0
+    assert m.h.getOptionValue("dual_feasibility_tolerance")[1] == 1e-10
+    m.refresh()
+    cold = m.solve()
+    assert cold.iterations > 0
+    assert warm.t == pytest.approx(first.t, rel=1e-12)
+    assert cold.t == pytest.approx(first.t, rel=1e-12)
