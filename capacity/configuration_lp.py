@@ -273,6 +273,13 @@ _SHORT_COLUMN = 32
 #: that decides a round in which the rounded grid found nothing, when the table is too
 #: large for exact pricing in every round (about 0.7 s on this project's machines).
 _DP_PRICE_WORK = 500_000_000
+#: Columns of the exact one-resource table: for each type, the best configuration
+#: through it that fills the capacity exactly, when one improves the master; the best
+#: within the capacity otherwise (the same exact-fill table gives both). An optimal
+#: mixture wastes little room, and at PG21 Lemma 2's bound none: these columns halved
+#: the rounds of 1,000-item bin-packing LPs (AI-shaped: unbounded LP 49 -> 31 rounds,
+#: bounded 46 -> 17; benchmarks/README.md, session 30).
+_FULL_COLUMNS = True
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
 
@@ -327,6 +334,9 @@ class _Pricer:
                 self.grid = (np.maximum(g, 1), _DP_GRID)
             if bounds is not None and not self._bounded_table_fits():
                 self.grid, self.grid_exact = None, False
+        #: the exact one-resource table offers configurations that fill the capacity
+        #: exactly first (:data:`_FULL_COLUMNS`)
+        self.full_columns = _FULL_COLUMNS and self.grid_exact and self.grid2 is None
 
     @property
     def adapts_smoothing(self) -> bool:
@@ -399,10 +409,12 @@ class _Pricer:
             w, C = self.grid
             if self.bounds is None:
                 free = knapsack_dp(ys, w, C, per_type_threshold=0.0,
-                                   max_columns=self.candidates(max_columns))
+                                   max_columns=self.candidates(max_columns),
+                                   full_columns=self.full_columns)
                 cands, value, self.best = free.improving, float(free.value), free.config
             else:
-                free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns)
+                free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns,
+                                   full_columns=self.full_columns)
                 exact = knapsack_dp_bounded(ys, w, C, self.bounds, max_columns=max_columns)
                 cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
                 value, self.best = float(exact.value), exact.config
@@ -424,15 +436,18 @@ class _Pricer:
             w, C = self.grid
             if self.bounds is not None:
                 # cheap columns first: the unbounded table's best pattern through each
-                # type, capped at the bounds; the bounded program only when none improves
-                free = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns)
+                # type (filling C exactly if it can), capped at the bounds; the bounded
+                # program only when none improves
+                free = knapsack_dp(y, w, C, per_type_threshold=thr, max_columns=max_columns,
+                                   full_columns=self.full_columns)
                 capped = [np.minimum(k, self.bounds) for k in free.improving]
                 cols = [k for k in capped if float(k @ y) > thr]
                 if cols:
                     return cols
             if self.bounds is None:
                 res = knapsack_dp(y, w, C, per_type_threshold=thr,
-                                  max_columns=self.candidates(max_columns))
+                                  max_columns=self.candidates(max_columns),
+                                  full_columns=self.full_columns)
             else:
                 res = knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns)
             if self.grid_exact:

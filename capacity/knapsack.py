@@ -365,8 +365,12 @@ def _chain_cells(units: np.ndarray, per_level: np.ndarray, C: int) -> int:
                    for g, m in zip(units, per_level, strict=True)))
 
 
+#: Value of an exact-fill table's cell that no configuration reaches.
+_UNREACHABLE = -1e300
+
+
 @njit(cache=True, fastmath=True)
-def _dp_tables(v, w, C, units, starts):  # pragma: no cover
+def _dp_tables(v, w, C, units, starts, unreachable):  # pragma: no cover
     """Unbounded knapsack tables on a chain of grids (:func:`_grid_chain`).
 
     Items sorted by level; items ``starts[l]:starts[l + 1]`` have sizes that are
@@ -375,12 +379,19 @@ def _dp_tables(v, w, C, units, starts):  # pragma: no cover
     table l - 1 read at the coarser cell (items of coarser levels only fill whole
     coarse units), then each of its items sweeps it forward in blocks of w_i cells
     so that a block reads only finished cells (the loops vectorise). The last table
-    is the knapsack over all items. Returns (tab, off)."""
+    is the knapsack over all items. Returns (tab, off).
+
+    ``unreachable`` < 0 (a float far below any value: -1e300) makes the tables
+    exact-fill: cell x holds the best value of weight exactly x units[l], and
+    ``unreachable`` (or slightly above it) where no configuration weighs that; the
+    coarser table then starts only the cells on its grid."""
     L = units.shape[0]
+    exact = unreachable < 0
     off = np.zeros(L + 1, dtype=np.int64)
     for lv in range(L):
         off[lv + 1] = off[lv] + C // units[lv] + 1
-    tab = np.zeros(off[L], dtype=v.dtype)
+    tab = np.full(off[L], unreachable, dtype=v.dtype)
+    tab[0] = 0
     block = 1  # the longest block of a sweep
     for lv in range(L):
         for i in range(starts[lv], starts[lv + 1]):
@@ -395,8 +406,11 @@ def _dp_tables(v, w, C, units, starts):  # pragma: no cover
             prev = tab[off[lv - 1]:off[lv]]
             for p in range(prev.shape[0]):
                 val = prev[p]
-                for x in range(p * r, min(p * r + r, n)):
-                    dp[x] = val
+                if exact:
+                    dp[p * r] = val
+                else:
+                    for x in range(p * r, min(p * r + r, n)):
+                        dp[x] = val
         for i in range(starts[lv], starts[lv + 1]):
             wi = w[i] // g
             vi = v[i]
@@ -416,32 +430,37 @@ def _dp_tables(v, w, C, units, starts):  # pragma: no cover
 
 
 @njit(cache=True)
-def _dp_tables_trace(tab, off, v, w, units, starts, caps):  # pragma: no cover
+def _dp_tables_trace(tab, off, v, w, units, starts, caps, exact):  # pragma: no cover
     """Configurations worth the table's value at each capacity ``caps[r]`` (up to
     rounding), one row each, read back from the tables alone: at level l and cell x
     the value came either from table l - 1 (move down a level) or from an item of
-    level l at cell x - w_i (take the best such item), and repeat."""
+    level l at cell x - w_i (take the best such item), and repeat. ``exact``: the
+    tables are exact-fill and ``caps`` reachable cells; a coarser table then holds
+    only the cells on its grid."""
     T = v.shape[0]
     out = np.zeros((caps.shape[0], T), dtype=np.int64)
     for row in range(caps.shape[0]):
         lv = units.shape[0] - 1
         x = caps[row] // units[lv]
-        while tab[off[lv] + x] > 0:
+        while x > 0 if exact else tab[off[lv] + x] > 0:
             g = units[lv]
-            base = tab[0] * 0
+            best = tab[0] * 0
+            has = not exact  # a value to beat: 0, or the coarser table's
             r = 1
             if lv > 0:
                 r = units[lv - 1] // g
-                base = tab[off[lv - 1] + x // r]
+                if not exact or x % r == 0:
+                    best = tab[off[lv - 1] + x // r]
+                    has = True
             bi = -1
-            best = base
             for i in range(starts[lv], starts[lv + 1]):
                 wi = w[i] // g
                 if wi <= x:
                     cand = tab[off[lv] + x - wi] + v[i]
-                    if cand > best:
+                    if cand > best or not has:
                         best = cand
                         bi = i
+                        has = True
             if bi >= 0:
                 out[row, bi] += 1
                 x -= w[bi] // g
@@ -456,39 +475,67 @@ def _dp_tables_trace(tab, off, v, w, units, starts, caps):  # pragma: no cover
 class _DPTables:
     """The tables of :func:`_dp_tables` for values ``v`` and positive integer sizes
     ``w`` (at most C), with their level chain; small tables run the kernels' Python
-    code (no numba)."""
+    code (no numba). ``exact_fill`` (float values): exact-fill tables, from which the
+    best value within each capacity is the running maximum, so one table answers both
+    "within c" and "exactly c"."""
 
-    def __init__(self, v: np.ndarray, w: np.ndarray, C: int):
+    def __init__(self, v: np.ndarray, w: np.ndarray, C: int, exact_fill: bool = False):
         self.units, level = _grid_chain(w, C)
         self.order = np.argsort(level, kind="stable")
         self.starts = np.searchsorted(level[self.order], np.arange(len(self.units) + 1))
         self.v = np.ascontiguousarray(v[self.order])
         self.w = np.ascontiguousarray(w[self.order].astype(np.int64))
         self.T = len(v)
+        if exact_fill and self.v.dtype.kind != "f":
+            raise ValueError("exact-fill knapsack tables need float values")
+        self.exact_fill = exact_fill
         small = _chain_cells(self.units, np.diff(self.starts), C) <= SMALL_DP_CELLS
         tables = _dp_tables.py_func if small else _dp_tables
         self._trace = _dp_tables_trace.py_func if small else _dp_tables_trace
-        self.tab, self.off = tables(self.v, self.w, C, self.units, self.starts)
+        unreachable = self.v.dtype.type(_UNREACHABLE if exact_fill else 0)
+        self.tab, self.off = tables(self.v, self.w, C, self.units, self.starts, unreachable)
+        self._exact = self.tab[self.off[-2]:self.off[-1]]
+        self._within = np.maximum.accumulate(self._exact) if exact_fill else self._exact
+        self._argmax: np.ndarray | None = None
 
     @property
     def last(self) -> np.ndarray:
         """The knapsack over all items, one cell per ``units[-1]`` of capacity."""
-        return self.tab[self.off[-2]:self.off[-1]]
+        return self._within
 
     def value(self, c: np.ndarray | int) -> np.ndarray:
         """Best value within capacity ``c`` (integer units; an array or one)."""
         return self.last[np.asarray(c) // self.units[-1]]
+
+    def exact_value(self, c: np.ndarray) -> np.ndarray:
+        """Best value of weight exactly ``c`` (exact-fill tables; -inf where nothing
+        weighs that)."""
+        assert self.exact_fill
+        c = np.asarray(c, dtype=np.int64)
+        g = int(self.units[-1])
+        val = self._exact[c // g]
+        return np.where((c % g == 0) & (val > _UNREACHABLE / 2), val, -np.inf)
 
     def full(self) -> np.ndarray:
         """Best value within every integer capacity 0..C."""
         C = int(self.off[-1] - self.off[-2] - 1) * int(self.units[-1])
         return np.repeat(self.last, int(self.units[-1]))[:C + 1]
 
-    def trace(self, caps: np.ndarray) -> np.ndarray:
+    def trace(self, caps: np.ndarray, exactly: bool = False) -> np.ndarray:
         """Configurations worth ``value(c)`` for each c in ``caps`` (up to rounding),
-        one row each, types in the caller's order."""
-        K = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts,
-                        np.asarray(caps, dtype=np.int64).reshape(-1))
+        one row each, types in the caller's order; ``exactly``: worth
+        ``exact_value(c)`` and weighing exactly c (finite values only)."""
+        caps = np.asarray(caps, dtype=np.int64).reshape(-1)
+        if self.exact_fill and not exactly:
+            # the heaviest cell at or below c that reaches its running maximum
+            g = self.units[-1]
+            if self._argmax is None:
+                cells = np.arange(len(self._exact))
+                self._argmax = np.maximum.accumulate(
+                    np.where(self._exact == self._within, cells, 0))
+            caps = self._argmax[caps // g] * g
+        K = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts, caps,
+                        self.exact_fill)
         out = np.zeros_like(K)
         out[:, self.order] = K
         return out
@@ -514,7 +561,7 @@ def knapsack_dp_table(values: np.ndarray, sizes: np.ndarray, capacity: int) -> n
 
 def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                 per_type_threshold: float | None = None,
-                max_columns: int = 0) -> KnapsackResult:
+                max_columns: int = 0, full_columns: bool = False) -> KnapsackResult:
     """Exact unbounded knapsack for one resource with integer sizes: O(T C) time at
     most, less when sizes share factors with C (a chain of coarser grids for the
     coarser sizes, :func:`_grid_chain`; :func:`knapsack_dp_cells` is its work).
@@ -522,6 +569,9 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     With ``per_type_threshold`` the table is also used to return, in ``improving``,
     for every type j the best configuration containing j whose value exceeds the
     threshold (at most ``max_columns``, best first): many columns from one table.
+    ``full_columns`` (float values): the best configurations through each type that
+    fill the capacity exactly, when any exceeds the threshold; otherwise as above.
+    The same table answers both (exact-fill, its running maximum the usual one).
     """
     v, W, cap = _checked(values, sizes, capacity)
     w = W.reshape(-1)
@@ -530,6 +580,8 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     C = int(cap[0])
     if C > DP_MAX_CAPACITY:
         raise ValueError(f"capacity {C} too large for the dynamic program")
+    if full_columns and v.dtype.kind != "f":
+        raise ValueError("knapsack_dp(full_columns=True) needs float values")
     T = len(v)
     keep = np.flatnonzero((v > 0) & (w <= C))
     if keep.size == 0:
@@ -539,30 +591,41 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
                          "knapsack unbounded")
     vk = np.ascontiguousarray(v[keep])
     wk = np.ascontiguousarray(w[keep].astype(np.int64))
-    tables = _DPTables(vk, wk, C)
+    tables = _DPTables(vk, wk, C, exact_fill=full_columns)
     k = np.zeros(T, dtype=np.int64)
     k[keep] = tables.trace(np.array([C]))[0]
     improving: list[np.ndarray] = []
     if per_type_threshold is not None and max_columns > 0:
-        vals = vk + tables.value(C - wk)
-        order = np.argsort(-vals, kind="stable")
-        # twice the columns wanted: some coincide (the best through i may hold j)
-        order = order[vals[order] > per_type_threshold][:2 * max_columns]
-        if order.size:
-            # the best configuration through type i: i and the best within C - w_i
-            K = tables.trace(C - wk[order])
-            K[np.arange(order.size), order] += 1
-            full = np.zeros((order.size, T), dtype=np.int64)
-            full[:, keep] = K
-            seen = set()
-            for row in full:
-                key = row.tobytes()
-                if key not in seen and len(improving) < max_columns:
-                    seen.add(key)
-                    improving.append(row)
+        for exactly in (True, False) if full_columns else (False,):
+            rest = tables.exact_value(C - wk) if exactly else tables.value(C - wk)
+            vals = vk + rest
+            order = np.argsort(-vals, kind="stable")
+            # twice the columns wanted: some coincide (the best through i may hold j)
+            order = order[vals[order] > per_type_threshold][:2 * max_columns]
+            if order.size:
+                # the best configuration through type i: i and the best within (or
+                # exactly) C - w_i
+                K = tables.trace(C - wk[order], exactly=exactly)
+                K[np.arange(order.size), order] += 1
+                improving = _distinct_rows(K, keep, T, max_columns)
+                break
     val = tables.value(C)
     return KnapsackResult(float(val) if v.dtype.kind == "f" else int(val), k, True, C,
                           improving)
+
+
+def _distinct_rows(K: np.ndarray, keep: np.ndarray, T: int, limit: int) -> list[np.ndarray]:
+    """The first ``limit`` distinct rows of ``K`` (columns ``keep`` of T types)."""
+    full = np.zeros((K.shape[0], T), dtype=np.int64)
+    full[:, keep] = K
+    out: list[np.ndarray] = []
+    seen = set()
+    for row in full:
+        key = row.tobytes()
+        if key not in seen and len(out) < limit:
+            seen.add(key)
+            out.append(row)
+    return out
 
 
 @njit(cache=True, fastmath=True)

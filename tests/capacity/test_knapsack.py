@@ -391,29 +391,63 @@ def test_bb_kernel_matches_py_func(inst, exact, thr):
 
 
 @settings(max_examples=15, deadline=None)
-@given(int_instance_1d(), st.booleans())
-def test_dp_kernels_match_py_func(inst, floats):
+@given(int_instance_1d(), st.sampled_from(["int", "float", "exact-fill"]))
+def test_dp_kernels_match_py_func(inst, mode):
     v, s, cap = inst
     keep = (v > 0) & (s <= cap[0])
     if not keep.any():
         return
-    vk = np.ascontiguousarray((v[keep] / 7.0) if floats else v[keep])
+    vk = np.ascontiguousarray((v[keep] / 7.0) if mode != "int" else v[keep])
     wk = np.ascontiguousarray(s[keep].astype(np.int64))
     C = int(cap[0])
-    t = _DPTables(vk, wk, C)
-    args = (t.v, t.w, C, t.units, t.starts)
+    exact = mode == "exact-fill"
+    t = _DPTables(vk, wk, C, exact_fill=exact)
+    args = (t.v, t.w, C, t.units, t.starts, t.v.dtype.type(-1e300 if exact else 0))
     tab_f, off_f = _dp_tables(*args)
     tab_s, off_s = _dp_tables.py_func(*args)
     assert np.array_equal(tab_f, tab_s) and np.array_equal(off_f, off_s)
     g = int(t.units[-1])
     for c in (C, C // 2, 0):
         caps = np.array([c], dtype=np.int64)
-        k = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, caps)[0]
-        assert np.array_equal(k, _dp_tables_trace.py_func(tab_s, off_s, t.v, t.w, t.units,
-                                                          t.starts, caps)[0])
+        k = t.trace(caps)[0]
+        if not exact:
+            assert np.array_equal(k[t.order], _dp_tables_trace.py_func(
+                tab_s, off_s, t.v, t.w, t.units, t.starts, caps, False)[0])
         # the traced configuration fits capacity c and is worth the table's value there
-        best = tab_f[off_f[-2] + c // g]
-        assert k @ t.w <= c and abs(k @ t.v - best) <= 1e-9 * max(1.0, abs(best))
+        best = t.value(c)
+        assert k[t.order] @ t.w <= c and abs(k[t.order] @ t.v - best) <= 1e-9 * max(1.0, abs(best))
+        if exact and np.isfinite(t.exact_value(caps)[0]):
+            cells = caps // g * g
+            kf = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, cells, True)[0]
+            assert np.array_equal(kf, _dp_tables_trace.py_func(
+                tab_s, off_s, t.v, t.w, t.units, t.starts, cells, True)[0])
+            assert kf @ t.w == c and abs(kf @ t.v - t.exact_value(caps)[0]) <= 1e-9 * best
+
+
+@FAST
+@given(int_instance_1d(), st.floats(0.0, 3.0))
+def test_full_columns_fill_the_capacity_and_are_the_best_such(inst, thr):
+    """``full_columns``: the same optimum; when some configuration that fills C exactly
+    beats the threshold, every column returned fills C exactly and the best of them is
+    the best such configuration (brute force); otherwise the usual columns."""
+    v, s, cap = inst
+    C = int(cap[0])
+    vv = v / 3.0
+    plain = knapsack_dp(vv, s, C, per_type_threshold=thr, max_columns=50)
+    res = knapsack_dp(vv, s, C, per_type_threshold=thr, max_columns=50, full_columns=True)
+    assert res.value == pytest.approx(plain.value, rel=VALUE_RTOL, abs=1e-12)
+    assert int(res.config @ s) <= C
+    assert float(res.config @ vv) == pytest.approx(res.value, rel=VALUE_RTOL, abs=1e-12)
+    K = feasible_configurations([int(x) for x in s], C)
+    usable = K[:, vv <= 0].sum(axis=1) == 0  # the table holds types of positive value
+    full = K[usable & (K @ s == C)]
+    worth = full @ vv
+    if worth.size and worth.max() > thr:
+        assert res.improving
+        assert all(int(k @ s) == C and float(k @ vv) > thr for k in res.improving)
+        assert float(res.improving[0] @ vv) == pytest.approx(worth.max(), rel=VALUE_RTOL)
+    else:
+        assert [k.tolist() for k in res.improving] == [k.tolist() for k in plain.improving]
 
 
 @st.composite
