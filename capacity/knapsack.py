@@ -486,8 +486,7 @@ class _DPTables:
         self.v = np.ascontiguousarray(v[self.order])
         self.w = np.ascontiguousarray(w[self.order].astype(np.int64))
         self.T = len(v)
-        if exact_fill and self.v.dtype.kind != "f":
-            raise ValueError("exact-fill knapsack tables need float values")
+        assert not exact_fill or self.v.dtype.kind == "f", "exact-fill needs float values"
         self.exact_fill = exact_fill
         small = _chain_cells(self.units, np.diff(self.starts), C) <= SMALL_DP_CELLS
         tables = _dp_tables.py_func if small else _dp_tables
@@ -527,13 +526,17 @@ class _DPTables:
         ``exact_value(c)`` and weighing exactly c (finite values only)."""
         caps = np.asarray(caps, dtype=np.int64).reshape(-1)
         if self.exact_fill and not exactly:
-            # the heaviest cell at or below c that reaches its running maximum
+            # a cell at or below c that reaches the running maximum: for one capacity
+            # the first such; for many, the heaviest, from one pass over the table
             g = self.units[-1]
-            if self._argmax is None:
-                cells = np.arange(len(self._exact))
-                self._argmax = np.maximum.accumulate(
-                    np.where(self._exact == self._within, cells, 0))
-            caps = self._argmax[caps // g] * g
+            if caps.size == 1:
+                caps = np.array([int(np.argmax(self._exact[:caps[0] // g + 1])) * g])
+            else:
+                if self._argmax is None:
+                    cells = np.arange(len(self._exact))
+                    self._argmax = np.maximum.accumulate(
+                        np.where(self._exact == self._within, cells, 0))
+                caps = self._argmax[caps // g] * g
         K = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts, caps,
                         self.exact_fill)
         out = np.zeros_like(K)
