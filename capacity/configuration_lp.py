@@ -276,9 +276,10 @@ _DP_PRICE_WORK = 500_000_000
 #: Columns of the exact one-resource table: for each type, the best configuration
 #: through it that fills the capacity exactly, when one improves the master; the best
 #: within the capacity otherwise (the same exact-fill table gives both). An optimal
-#: mixture wastes little room, and at PG21 Lemma 2's bound none: these columns halved
-#: the rounds of 1,000-item bin-packing LPs (AI-shaped: unbounded LP 49 -> 31 rounds,
-#: bounded 46 -> 17; benchmarks/README.md, session 30).
+#: mixture wastes little room, and at PG21 Lemma 2's bound (rho* <= L / R-bar) none:
+#: these columns cut the rounds of 1,000-item bin-packing LPs by a third to two thirds
+#: (AI-shaped: unbounded LP 49 -> 31 rounds, bounded 46 -> 17; benchmarks/README.md,
+#: session 30).
 _FULL_COLUMNS = True
 #: Grid of the heuristic dynamic program (sizes rounded up: its columns are feasible).
 _DP_GRID = 2**14
