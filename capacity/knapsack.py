@@ -20,6 +20,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import cast
 
 import numpy as np
@@ -494,17 +495,21 @@ class _DPTables:
         unreachable = self.v.dtype.type(_UNREACHABLE if exact_fill else 0)
         self.tab, self.off = tables(self.v, self.w, C, self.units, self.starts, unreachable)
         self._exact = self.tab[self.off[-2]:self.off[-1]]
-        self._within = np.maximum.accumulate(self._exact) if exact_fill else self._exact
         self._argmax: np.ndarray | None = None
 
-    @property
+    @cached_property
     def last(self) -> np.ndarray:
-        """The knapsack over all items, one cell per ``units[-1]`` of capacity."""
-        return self._within
+        """The knapsack over all items, one cell per ``units[-1]`` of capacity (for
+        exact-fill tables their running maximum, computed on first use: a pass over
+        up to 10^7 cells that a round answered by full columns does not need)."""
+        return np.maximum.accumulate(self._exact) if self.exact_fill else self._exact
 
     def value(self, c: np.ndarray | int) -> np.ndarray:
         """Best value within capacity ``c`` (integer units; an array or one)."""
-        return self.last[np.asarray(c) // self.units[-1]]
+        cell = np.asarray(c) // self.units[-1]
+        if self.exact_fill and cell.ndim == 0:  # one cell: no running maximum needed
+            return self._exact[:int(cell) + 1].max()
+        return self.last[cell]
 
     def exact_value(self, c: np.ndarray) -> np.ndarray:
         """Best value of weight exactly ``c`` (exact-fill tables; -inf where nothing
@@ -535,7 +540,7 @@ class _DPTables:
                 if self._argmax is None:
                     cells = np.arange(len(self._exact))
                     self._argmax = np.maximum.accumulate(
-                        np.where(self._exact == self._within, cells, 0))
+                        np.where(self._exact == self.last, cells, 0))
                 caps = self._argmax[caps // g] * g
         K = self._trace(self.tab, self.off, self.v, self.w, self.units, self.starts, caps,
                         self.exact_fill)

@@ -416,6 +416,8 @@ def test_dp_kernels_match_py_func(inst, mode):
                 tab_s, off_s, t.v, t.w, t.units, t.starts, caps, False)[0])
         # the traced configuration fits capacity c and is worth the table's value there
         best = t.value(c)
+        # one cell is read without the running maximum; an array through it
+        assert best == t.value(np.array([c]))[0]
         assert k[t.order] @ t.w <= c and abs(k[t.order] @ t.v - best) <= 1e-9 * max(1.0, abs(best))
         if exact and np.isfinite(t.exact_value(caps)[0]):
             cells = caps // g * g
