@@ -102,15 +102,18 @@ def instrumented(split: Split) -> Iterator[Split]:
     import capacity._lp_highs as lp_highs
     import capacity.certificate as certificate
     import capacity.configuration_lp as configuration_lp
+    import capacity.perfect_bin_decomposition as decomposition
 
     targets: list[tuple[Any, str, str, str]] = [
         (lp_highs.MasterLP, "solve", "master", "master_solves")]
-    targets += [(configuration_lp, name, "pricing", "pricing_calls")
-                for name in KNAPSACKS if hasattr(configuration_lp, name)]
+    # the perfect-bin fast path of bin_packing_lp prices and certifies on its own
+    for module in (configuration_lp, decomposition):
+        targets += [(module, name, "pricing", "pricing_calls")
+                    for name in KNAPSACKS if hasattr(module, name)]
+        targets += [(module, name, "certificate", f"{name}_calls")
+                    for name in ("certify", "exact_optimum") if hasattr(module, name)]
     targets += [(certificate, name, "certificate", "certificate_knapsack_calls")
                 for name in KNAPSACKS if hasattr(certificate, name)]
-    targets += [(configuration_lp, name, "certificate", f"{name}_calls")
-                for name in ("certify", "exact_optimum")]
     saved: list[tuple[Any, str, Any]] = []
     try:
         for owner, name, part, counter in targets:

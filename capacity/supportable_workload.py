@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.perfect_bin_decomposition import lp_at_continuous_bound
 from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bin_packing_bounds import continuous_bound, martello_toth_l2
 from theory.bounds import mean_size_bound
@@ -117,13 +118,7 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     probs = [Fraction(counts[s], n) for s in sizes]
     lp = ConfigurationLP.build(sizes, probs, [(capacity, 1)],
                                max_copies=[counts[s] for s in sizes])
-    # the LP over all patterns is solved first: it is reported (unbounded=True) and
-    # its columns and prices start the bounded one, which differs from it only where
-    # a pattern would hold more copies of a weight than the instance has
-    if unbounded_lp is None:
-        free = rho_star(sizes, probs, capacity=capacity, method=method, max_types=max_types,
-                        max_configurations=max_configurations)
-    else:
+    if unbounded_lp is not None:
         if not isinstance(unbounded_lp, CapacityResult):
             raise TypeError(f"unbounded_lp must be the CapacityResult of rho_star, got "
                             f"{type(unbounded_lp).__name__}")
@@ -131,20 +126,39 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
         if unbounded_lp.servers != 1 or given != dict(zip(sizes, probs, strict=True)):
             raise ValueError("unbounded_lp solves another LP: it must be rho_star of these "
                              "weights' distribution on one server of this capacity")
-        free = unbounded_lp
-    res = solve_configuration_lp(lp, method=method, max_types=max_types,
-                                 max_configurations=max_configurations,
-                                 warm_start=free if free.method == "column-generation" else None)
+    l1, l2 = continuous_bound(ws, capacity), martello_toth_l2(ws, capacity)
+    bound = mean_size_bound(1, Discrete(sizes, probs), lp.caps[0][0])
+    # an LP at the continuous bound sum w / C is proven on a small residual LP with
+    # perfect bins fixed; L2 above L1 says it is above that bound
+    fast = None
+    if method == "column-generation" and unbounded_lp is None and l2 <= l1 and all(
+            isinstance(w, Fraction) and w.denominator == 1 and w > 0
+            for w in [*ws, lp.caps[0][0]]):
+        fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]), lp,
+                                      ConfigurationLP.build(sizes, probs, [(capacity, 1)]))
+    if fast is not None and fast[0].certified and fast[1].certified:
+        res, free = fast[0], cap_by_lemma2(fast[1], bound)
+    else:
+        # the LP over all patterns is solved first: it is reported (unbounded=True) and
+        # its columns and prices start the bounded one, which differs from it only
+        # where a pattern would hold more copies of a weight than the instance has
+        free = unbounded_lp if unbounded_lp is not None else rho_star(
+            sizes, probs, capacity=capacity, method=method, max_types=max_types,
+            max_configurations=max_configurations)
+        res = solve_configuration_lp(lp, method=method, max_types=max_types,
+                                     max_configurations=max_configurations,
+                                     warm_start=free if free.method == "column-generation"
+                                     else None)
     # Lemma 2 holds for the bounded LP too: a pattern's weights sum to at most C
-    res = cap_by_lemma2(res, mean_size_bound(1, Discrete(sizes, probs), lp.caps[0][0]))
+    res = cap_by_lemma2(res, bound)
     z, (lo, hi) = fractional_bins(n, res)
     res.extra.update({
         "z_lp": z,
         "z_lp_bounds": [lo, hi],
         "items": n,
         "distinct_weights": len(sizes),
-        "l1": continuous_bound(ws, capacity),
-        "l2": martello_toth_l2(ws, capacity),
+        "l1": l1,
+        "l2": l2,
         "lp_bins": math.ceil(float(lo) - 1e-9),
         "copies_bounded": True,
     })

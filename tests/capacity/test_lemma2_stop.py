@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import capacity.configuration_lp as configuration_lp
+import capacity.supportable_workload as supportable_workload
 from capacity import bin_packing_lp, rho_star
 from capacity.configuration_lp import ConfigurationLP, lemma2_bound, solve_configuration_lp
 from theory.bounds import mean_size_bound
@@ -59,8 +60,10 @@ def test_stop_at_lemma2_agrees_with_enumeration():
     assert stopped > 0
 
 
-def test_stop_happens_and_certifies_a_bin_packing_instance():
+def test_stop_happens_and_certifies_a_bin_packing_instance(monkeypatch):
     ws = [w for s in range(6) for w in perfect_packing_sizes(100 + s, bins=8, cap=1000)]
+    # the whole-LP path (perfect bins and a residual LP would prove it first)
+    monkeypatch.setattr(supportable_workload, "lp_at_continuous_bound", lambda *a, **k: None)
     res = bin_packing_lp(ws, 1000)
     assert res.certified and res.extra["unbounded_certified"]
     assert res.extra["stopped_at_lemma2"]

@@ -1,0 +1,176 @@
+"""The bin-packing LP at its continuous bound, proven on a small residual LP.
+
+No pattern holds more than C, so z_LP >= sum w / C (PG21 Lemma 2 on one server; the
+continuous bound). Instances built by cutting bins exactly (BPPLIB's AI class, the
+Falkenauer triplets) sit on it: there every optimal pattern is a perfect bin. Then an
+integral set of perfect bins (:func:`capacity.exact_fill_packing.exact_fill_bins`) plus
+a fractional packing of the other items at *their* continuous bound is a fractional
+packing of all items at sum w / C, optimal for the LP with copy bounds and without.
+
+The residual LP has a fraction of the rows. That is the point: a master of T rows
+over patterns of 3-5 random weights has a dense basis inverse, so a simplex pivot
+costs O(T^2) and column generation on 1,000 rows spends most of its time there
+(``benchmarks/README.md``, sessions 24-31).
+
+When the residual LP stays above its bound, fixed bins are released into it, as in
+dynamic constraint aggregation (Elhallaoui, Villeneuve, Soumis & Desaulniers,
+Oper. Res. 53(4), 2005): a fixed bin is an aggregated row whose items are priced in
+proportion to their weights (it then prices at exactly 1); a pattern that prices above
+1 at the residual LP's duals and splits fixed bins releases them. The residual grows
+at most twofold a round; a residual above ``max_share`` of the items (and above
+:data:`SMALL_RESIDUAL`), or a round that releases nothing, gives up (``None``), and the
+caller solves the whole LP.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+
+from capacity.certificate import certify
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.exact_fill_packing import MAX_EXACT_FILL_CAPACITY, exact_fill_bins
+from capacity.knapsack import knapsack_dp
+from capacity.result import CapacityResult, MixtureTerm
+
+__all__ = ["lp_at_continuous_bound"]
+
+#: Most residual rounds before giving up.
+MAX_ROUNDS = 8
+#: Residual items always allowed (the share limit is for large instances).
+SMALL_RESIDUAL = 150
+
+
+def _residual_lp(ws: np.ndarray, capacity: int, bounded: bool) -> ConfigurationLP:
+    counts = Counter(int(w) for w in ws)
+    sizes = sorted(counts)
+    n = len(ws)
+    return ConfigurationLP.build(sizes, [Fraction(counts[s], n) for s in sizes],
+                                 [(capacity, 1)],
+                                 max_copies=[counts[s] for s in sizes] if bounded else None)
+
+
+def _prices(res: CapacityResult, u: np.ndarray, where: dict[int, int]) -> np.ndarray:
+    """Full-instance prices per item: ``u`` (weight / C) with the residual LP's duals,
+    scaled to bins (a pattern prices at most 1), in place of its types'."""
+    out = u.copy()
+    scale = float(res.dual_bound[0])
+    for s, y in zip(res.sizes, res.dual, strict=True):
+        out[where[int(s)]] = float(y) / scale
+    return out
+
+
+def _stopped_at_bound(res: CapacityResult) -> bool:
+    return bool(res.extra.get("stopped_at_lemma2"))
+
+
+def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: ConfigurationLP,
+                           lp_free: ConfigurationLP, *, max_share: float = 0.3
+                           ) -> tuple[CapacityResult, CapacityResult] | None:
+    """Both LPs of a bin-packing instance (copy-bounded ``lp_bounded``, unbounded
+    ``lp_free``, one server, types in the same order) when z_LP = sum w / C, each
+    certified; ``None`` when that is not shown within ``max_share`` of the items in the
+    residual LP (the LP may still be at the bound).
+
+    ``weights`` are integers in 1..``capacity``; the LPs' demand is the weights'
+    empirical distribution."""
+    t0 = time.perf_counter()
+    C = int(capacity)
+    if C > MAX_EXACT_FILL_CAPACITY or not weights:
+        return None
+    ws = np.asarray(weights, dtype=np.int64)
+    n = len(ws)
+    sizes = np.array([int(r[0]) for r in lp_bounded.rows], dtype=np.int64)
+    where = {int(s): j for j, s in enumerate(sizes)}
+    packing = exact_fill_bins(ws, C)
+    fixed = list(packing.bins)
+    residual = packing.unplaced
+    # a residual LP of up to SMALL_RESIDUAL items is cheap whatever the instance
+    most = max(max_share * n, min(n, SMALL_RESIDUAL))
+    if len(residual) > most:
+        return None
+    u = sizes / C
+    warm: CapacityResult | None = None
+    found: tuple[CapacityResult | None, np.ndarray | None]
+    rounds = 0
+    while True:
+        rounds += 1
+        if rounds > MAX_ROUNDS:
+            return None
+        if len(residual) == 0:
+            found = (None, None)
+            break
+        rw = ws[residual]
+        # the unbounded LP first (its transfers make it cheap, and it starts the bounded
+        # one); the bounded LP is at the bound only if this one is
+        free = solve_configuration_lp(_residual_lp(rw, C, False), method="column-generation",
+                                      certify_result=False, warm_start=warm)
+        warm = free
+        priced = free
+        if _stopped_at_bound(free):
+            bounded = solve_configuration_lp(_residual_lp(rw, C, True),
+                                             method="column-generation",
+                                             certify_result=False, warm_start=free)
+            if _stopped_at_bound(bounded):
+                found = (bounded, rw)
+                break
+            priced = bounded
+        y = _prices(priced, u, where)
+        res = knapsack_dp(y, sizes, C, per_type_threshold=1 + 1e-9, max_columns=lp_free.T)
+        cols = sorted(res.improving, key=lambda k: -float(y @ k))
+        by_type: dict[int, list[int]] = {}
+        for b, items in enumerate(fixed):
+            for i in items:
+                by_type.setdefault(where[int(ws[i])], []).append(b)
+        release: list[int] = []
+        taken: set[int] = set()
+        room = max(len(residual), 16)
+        for k in cols:
+            for j in np.flatnonzero(k):
+                for b in by_type.get(int(j), ()):
+                    if b not in taken and room > 0:
+                        taken.add(b)
+                        release.append(b)
+                        room -= len(fixed[b])
+        if not release:
+            return None  # the residual's prices are optimal for all: z_LP > sum w / C
+        residual = np.concatenate([residual] + [fixed[b] for b in release])
+        fixed = [items for b, items in enumerate(fixed) if b not in taken]
+        if len(residual) > most:
+            return None
+    bounded_res, rw = found
+    # the fractional packing of all items: fixed bins once each, the residual LP's
+    # patterns at its bins (t-form weights times n_res / t_res), over z bins in all
+    mixture: list[MixtureTerm] = []
+    z_res = 0.0 if bounded_res is None or rw is None else len(rw) / bounded_res.value
+    z = len(fixed) + z_res
+    for items in fixed:
+        k = np.zeros(len(sizes), dtype=np.int64)
+        np.add.at(k, [where[int(w)] for w in ws[items]], 1)
+        mixture.append(MixtureTerm(0, k, 1.0 / z))
+    if bounded_res is not None:
+        cols_of = np.array([where[int(s)] for s in bounded_res.sizes], dtype=np.int64)
+        for term in bounded_res.mixture:
+            k = np.zeros(len(sizes), dtype=np.int64)
+            k[cols_of] = term.config
+            mixture.append(MixtureTerm(0, k, float(term.weight) * z_res / z))
+    info = {"perfect_bins": len(fixed), "residual_items": 0 if rw is None else len(rw),
+            "rounds": rounds}
+    seconds = time.perf_counter() - t0
+    out = []
+    for lp in (lp_bounded, lp_free):
+        cert = certify(lp, mixture, sizes.astype(float))
+        out.append(CapacityResult(
+            value=float(cert.lower), lower=cert.lower, upper=cert.upper,
+            certified=cert.certified, exact_check=cert.exact, status="optimal",
+            method="column-generation", servers=1, sizes=[r[0] for r in lp.rows],
+            demand=list(lp.demand), mixture=mixture, dual=cert.dual,
+            dual_bound=cert.dual_bound, iterations=rounds, columns=len(mixture),
+            seconds=seconds,
+            message=("perfect bins plus a residual LP at its continuous bound, prices "
+                     "proportional to the weights: " + cert.message),
+            extra={"perfect_bin_decomposition": info}))
+    return out[0], out[1]

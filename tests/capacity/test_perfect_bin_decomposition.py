@@ -1,0 +1,166 @@
+"""Perfect bins (the exact-fill heuristic) and the bin-packing LP proven at the continuous
+bound on a residual LP: the fast path must agree with the whole-LP path to 1e-9."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import capacity.supportable_workload as sw
+from capacity import bin_packing_lp
+from capacity.configuration_lp import ConfigurationLP
+from capacity.exact_fill_packing import _exact_fill_kernel, exact_fill_bins
+from capacity.perfect_bin_decomposition import lp_at_continuous_bound
+
+
+def cut_bins(bins: int, C: int, seed: int, parts=(3, 4)) -> list[int]:
+    """Each bin of capacity C cut exactly into 3 or 4 items (AI-shaped), shuffled."""
+    rng = np.random.default_rng(seed)
+    out: list[int] = []
+    for _ in range(bins):
+        m = int(rng.choice(parts))
+        while True:
+            w = np.diff(np.concatenate([[0], np.sort(rng.integers(1, C, m - 1)), [C]]))
+            if np.all(w >= C // (m + 2)):
+                break
+        out.extend(int(x) for x in w)
+    return [out[i] for i in rng.permutation(len(out))]
+
+
+def without_fast_path(monkeypatch):
+    monkeypatch.setattr(sw, "lp_at_continuous_bound", lambda *a, **k: None)
+
+
+# -- the heuristic ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_bins_are_perfect_and_an_unplaced_item_had_no_exact_fill(seed):
+    rng = np.random.default_rng(seed)
+    C = int(rng.integers(10, 60))
+    ws = [int(x) for x in rng.integers(1, C + 1, int(rng.integers(1, 11)))]
+    p = exact_fill_bins(ws, C)
+    every = sorted(np.concatenate([*p.bins, p.unplaced]).tolist())
+    assert every == list(range(len(ws)))
+    assert all(sum(ws[i] for i in b) == C for b in p.bins)
+    # greedy: an item is left out only if, when its turn came (heaviest first), no subset
+    # of the items still free filled its bin exactly; free then = the unplaced after it
+    # and every item of a bin opened after it
+    order = sorted(range(len(ws)), key=lambda i: -ws[i])
+    rank = {i: r for r, i in enumerate(order)}
+    opener = [min(b, key=lambda i: rank[i]) for b in p.bins]
+    for i0 in p.unplaced.tolist():
+        free = [i for i in p.unplaced.tolist() if rank[i] > rank[i0]]
+        free += [i for b, o in zip(p.bins, opener, strict=True) if rank[o] > rank[i0]
+                 for i in b]
+        sums = {sum(ws[i] for i in s) for r in range(len(free) + 1)
+                for s in itertools.combinations(free, r)}
+        assert C - ws[i0] not in sums
+    assert p.unplaced.tolist() == sorted(p.unplaced.tolist(), key=lambda i: (-ws[i], i))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_kernel_matches_its_python_function(seed):
+    ws = np.sort(np.array(cut_bins(12, 997, seed), dtype=np.int64))[::-1].copy()
+    assert np.array_equal(_exact_fill_kernel(ws, 997), _exact_fill_kernel.py_func(ws, 997))
+
+
+def test_cut_bins_are_found_again():
+    p = exact_fill_bins([6, 4, 7, 3, 5, 5, 10], 10)
+    assert len(p.bins) == 4 and p.unplaced.size == 0
+    assert exact_fill_bins([6, 6, 6], 10).unplaced.tolist() == [0, 1, 2]
+
+
+@pytest.mark.parametrize("bad, match", [
+    (([1.5, 2], 4), "integer weights"),
+    (([[1, 2]], 4), "integer weights"),
+    (([0, 2], 4), r"in 1\.\.4"),
+    (([5, 2], 4), r"in 1\.\.4"),
+    (([1, 2], 0), "positive integer"),
+    (([1, 2], 2.5), "positive integer"),
+    (([1, 2], 1 << 30), "above"),
+])
+def test_bad_input_is_refused(bad, match):
+    with pytest.raises(ValueError, match=match):
+        exact_fill_bins(*bad)
+
+
+# -- the LP at the continuous bound -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_fast_path_agrees_with_the_whole_lp(seed, monkeypatch):
+    rng = np.random.default_rng(seed)
+    C = int(rng.choice([1000, 2500, 20_000]))
+    ws = cut_bins(int(rng.integers(8, 40)), C, seed)
+    if seed % 4 == 3:  # moved units: most bins no longer fill exactly (ANI-shaped)
+        for _ in range(len(ws) // 6):
+            i, j = rng.choice(len(ws), 2, replace=False)
+            if ws[i] > 1 and ws[j] < C - 1:
+                ws[i] -= 1
+                ws[j] += 1
+    fast = bin_packing_lp(ws, C)
+    without_fast_path(monkeypatch)
+    whole = bin_packing_lp(ws, C)
+    for key in ("z_lp", "z_lp_unbounded"):
+        assert float(fast.extra[key]) == pytest.approx(float(whole.extra[key]), rel=1e-9)
+    assert fast.certified and fast.extra["unbounded_certified"]
+    if seed % 4 != 3:
+        assert "perfect_bin_decomposition" in fast.extra, "AI-shaped: the fast path runs"
+        assert fast.extra["z_lp"] == pytest.approx(sum(ws) / C, rel=1e-12)
+        assert fast.lower <= Fraction(len(ws)) / Fraction(sum(ws), C) <= fast.upper
+
+
+def test_lp_above_the_continuous_bound_is_left_to_the_whole_lp():
+    ws = [6, 6, 6, 4, 4, 4]  # z_LP = 3 (6 + 4 each), sum w / C = 3: at the bound
+    assert lp_pair(ws, 10) is not None
+    ws = [6, 6, 6, 4]  # no two 6s share a bin: z_LP = 3 > 2.2
+    assert lp_pair(ws, 10) is None
+    res = bin_packing_lp(ws, 10)
+    assert "perfect_bin_decomposition" not in res.extra
+    assert float(res.extra["z_lp"]) == float(res.extra["z_lp_unbounded"]) == pytest.approx(3)
+
+
+def lp_pair(ws: list[int], C: int):
+    sizes = sorted(set(ws))
+    probs = [Fraction(ws.count(s), len(ws)) for s in sizes]
+    bounded = ConfigurationLP.build(sizes, probs, [(C, 1)],
+                                    max_copies=[ws.count(s) for s in sizes])
+    return lp_at_continuous_bound(ws, C, bounded, ConfigurationLP.build(sizes, probs, [(C, 1)]))
+
+
+def test_every_item_in_a_perfect_bin_needs_no_residual_lp():
+    bounded, free = lp_pair([6, 4, 7, 3, 5, 5, 10], 10)
+    assert bounded.certified and free.certified
+    assert bounded.extra["perfect_bin_decomposition"]["residual_items"] == 0
+    assert bounded.lower == free.lower == Fraction(7, 4)  # 7 items in 4 bins
+
+
+@pytest.mark.parametrize("wrong", ["overfull", "underfull"])
+def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
+    """The heuristic replaced by a plausible wrong one: the certificate must catch it
+    (and bin_packing_lp then solves the whole LP, with the right answer)."""
+    import capacity.perfect_bin_decomposition as pbd
+    from capacity.exact_fill_packing import ExactFillPacking
+
+    ws = [6, 4, 7, 3, 5, 5, 10, 2, 8]  # three perfect bins of 10 and (2, 8)
+
+    def broken(weights, C):
+        if wrong == "overfull":  # 7 + 4 > 10
+            bins = [np.array([0, 7, 8]), np.array([1, 2]), np.array([3, 4]),
+                    np.array([5]), np.array([6])]
+        else:  # six bins of 9, 9, 9, 5, 10 and 8 where five perfect ones exist
+            bins = [np.array([0, 3]), np.array([1, 4]), np.array([2, 7]), np.array([5]),
+                    np.array([6]), np.array([8])]
+        return ExactFillPacking(bins, np.zeros(0, dtype=np.int64))
+
+    monkeypatch.setattr(pbd, "exact_fill_bins", broken)
+    pair = lp_pair(ws, 10)
+    assert pair is not None
+    assert not pair[0].certified and not pair[1].certified
+    res = bin_packing_lp(ws, 10)
+    assert res.certified and "perfect_bin_decomposition" not in res.extra
+    assert float(res.extra["z_lp"]) == pytest.approx(5.0)
