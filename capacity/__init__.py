@@ -54,7 +54,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         switching_cost_program,
         transient_local_program,
     )
-    from capacity.supportable_workload import bin_packing_lp, rho_star
+    from capacity.supportable_workload import bin_packing_lp, bin_packing_lp_pair, rho_star
     from capacity.volume_knapsack import VolumeKnapsackResult, solve_volume_knapsack
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
@@ -73,7 +73,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "capacity.result": ("CapacityResult", "MixtureTerm"),
     "capacity.slot_programs": ("p3_optimum", "p3_program", "switching_cost_program",
                                "transient_local_program"),
-    "capacity.supportable_workload": ("bin_packing_lp", "rho_star"),
+    "capacity.supportable_workload": ("bin_packing_lp", "bin_packing_lp_pair", "rho_star"),
     "capacity.volume_knapsack": ("VolumeKnapsackResult", "solve_volume_knapsack"),
 }
 
@@ -82,7 +82,7 @@ _names, __getattr__, __dir__ = lazy_exports("capacity", _EXPORTS, globals())
 __all__ = [
     "CERT_RTOL", "METHODS", "CapacityRegion", "CapacityResult", "Certificate",
     "ConfigurationLP", "KnapsackResult", "LPSolveError", "MixtureTerm", "ServerClass",
-    "bin_packing_lp",
+    "bin_packing_lp", "bin_packing_lp_pair",
     "certify", "knapsack_bb", "knapsack_dp", "max_weight_configuration", "rho_star",
     "solve_configuration_lp",
     # XLL21 programs (capacity.programs, flowtime_programs, slot_programs)

@@ -26,7 +26,7 @@ from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import Number, as_list, server_count, to_numbers
 
-__all__ = ["rho_star", "bin_packing_lp", "fractional_bins"]
+__all__ = ["rho_star", "bin_packing_lp", "bin_packing_lp_pair", "fractional_bins"]
 
 
 def rho_star(
@@ -100,15 +100,39 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     ``unbounded=True`` also ``z_lp_unbounded`` (and ``z_lp_unbounded_bounds``): the
     same LP over all patterns, ``n / rho*`` of the weight distribution, which is the
     right quantity for rho* (PG21 eq. (4)) and is never above ``z_lp`` (it is solved
-    either way: its columns and prices start the bounded LP); ``items``,
-    ``distinct_weights``, the closed-form bounds ``l1 = ceil(sum w / C)`` and ``l2``
-    (Martello & Toth 1990, :mod:`theory.bin_packing_bounds`), and
-    ``lp_bins = ceil(z_lp)``, a lower bound on the optimum (like ``l2``).
+    either way); ``items``, ``distinct_weights``, the closed-form bounds
+    ``l1 = ceil(sum w / C)`` and ``l2`` (Martello & Toth 1990,
+    :mod:`theory.bin_packing_bounds`), and ``lp_bins = ceil(z_lp)``, a lower bound on
+    the optimum (like ``l2``). :func:`bin_packing_lp_pair` returns both LPs whole.
 
     ``unbounded_lp``: that LP over all patterns if the caller has solved it already
     (``rho_star`` of the weights' empirical distribution at this capacity); refused
     when its types or probabilities differ.
     """
+    res, free = bin_packing_lp_pair(weights, capacity, method=method, max_types=max_types,
+                                    max_configurations=max_configurations,
+                                    unbounded_lp=unbounded_lp)
+    if unbounded:
+        zu, bounds_u = fractional_bins(res.extra["items"], free)
+        res.extra.update({"z_lp_unbounded": zu, "z_lp_unbounded_bounds": list(bounds_u),
+                          "unbounded_certified": free.certified})
+    return res
+
+
+def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
+                        method: str = "column-generation",
+                        max_types: int = MAX_LP_TYPES,
+                        max_configurations: int = MAX_CONFIGURATIONS,
+                        unbounded_lp: CapacityResult | None = None
+                        ) -> tuple[CapacityResult, CapacityResult]:
+    """Both LPs of a bin-packing instance: ``(bounded, unbounded)``, the first as
+    :func:`bin_packing_lp` returns it (``unbounded=False``), the second the LP over all
+    patterns, which is ``rho_star`` of the weights' empirical distribution on one
+    server of this capacity (PG21 eq. (4)).
+
+    The unbounded LP is solved first and starts the bounded one, unless the LP sits at
+    the continuous bound sum w / C: then both are proven at once on a residual LP
+    beside perfect bins (:mod:`capacity.perfect_bin_decomposition`)."""
     ws = to_numbers(weights, name="weights")
     if len(ws) == 0:
         raise ValueError("a bin-packing instance needs at least one item")
@@ -162,11 +186,7 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
         "lp_bins": math.ceil(float(lo) - 1e-9),
         "copies_bounded": True,
     })
-    if unbounded:
-        zu, bounds_u = fractional_bins(n, free)
-        res.extra.update({"z_lp_unbounded": zu, "z_lp_unbounded_bounds": list(bounds_u),
-                          "unbounded_certified": free.certified})
-    return res
+    return res, free
 
 
 def fractional_bins(n: int, res: CapacityResult) -> tuple[Number, tuple[Number, Number]]:

@@ -111,7 +111,7 @@ def add_parser(sub: Any) -> None:
 
 
 def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], Any]:
-    from capacity import bin_packing_lp, rho_star
+    from capacity import bin_packing_lp_pair, rho_star
     from capacity.supportable_workload import fractional_bins
 
     kw = budgets(args, max_types="max_types", max_configurations="max_configurations")
@@ -121,10 +121,9 @@ def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], A
         if args.servers != 1:
             raise UsageError("--servers does not apply to --instance (z_LP counts bins of "
                              "one server each)")
-        # rho* of the instance's weight distribution, and the instance's bin bounds
-        res = rho_star(inp.dist, capacity=inp.capacity, **kw)
-        bins = bin_packing_lp(inp.weights, inp.capacity, unbounded=False, unbounded_lp=res,
-                              **kw)
+        # the instance's bin bounds; the LP over all patterns is rho* of its weight
+        # distribution on one server
+        bins, res = bin_packing_lp_pair(inp.weights, inp.capacity, **kw)
         z_free, z_free_bounds = fractional_bins(len(inp.weights), res)
         extra = {k: bins.extra[k] for k in ("z_lp", "z_lp_bounds", "items",
                                             "distinct_weights", "l1", "l2", "lp_bins")}

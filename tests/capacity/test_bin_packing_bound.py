@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
-from capacity import bin_packing_lp
+from capacity import bin_packing_lp, bin_packing_lp_pair, rho_star
 from capacity.certificate import certify
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.knapsack import knapsack_bb, knapsack_dp_bounded, knapsack_exact
@@ -313,3 +313,17 @@ def test_an_unbounded_lp_the_caller_has_is_reused_and_checked():
             bin_packing_lp(ws, 100, unbounded_lp=bad)
     with pytest.raises(TypeError, match="unbounded_lp must be the CapacityResult"):
         bin_packing_lp(ws, 100, unbounded_lp=2.0)
+
+
+@pytest.mark.parametrize("ws, C", [([6, 4, 7, 3, 5, 5, 10, 2, 8], 10),  # at sum w / C
+                                   ([6, 6, 6, 4, 5], 10)])  # above it
+def test_the_pair_holds_both_lps_and_the_unbounded_one_is_rho_star(ws, C):
+    bounded, free = bin_packing_lp_pair(ws, C)
+    cnt = Counter(ws)
+    sizes = sorted(cnt)
+    ref = rho_star(sizes, [F(cnt[s], len(ws)) for s in sizes], capacity=C)
+    assert bounded.certified and free.certified
+    assert free.value == pytest.approx(ref.value, rel=1e-9)
+    assert float(bounded.extra["z_lp"]) == pytest.approx(
+        float(bin_packing_lp(ws, C).extra["z_lp"]), rel=1e-12)
+    assert float(bounded.value) <= float(free.value) * (1 + 1e-9)  # bounds only lower t
