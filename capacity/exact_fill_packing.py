@@ -36,8 +36,9 @@ class ExactFillPacking:
 
 
 @njit(cache=True)
-def _exact_fill_kernel(w, C):  # pragma: no cover - compiled; py_func tested
-    """Bin of each item (items sorted by non-increasing weight), -1 if unplaced."""
+def _exact_fill_kernel(w, C, max_unplaced):  # pragma: no cover - compiled; py_func tested
+    """Bin of each item (items sorted by non-increasing weight), -1 if unplaced; stops
+    once more than ``max_unplaced`` items are left out."""
     n = w.shape[0]
     bin_of = np.full(n, -1, np.int64)
     placed = np.zeros(n, np.bool_)
@@ -46,6 +47,7 @@ def _exact_fill_kernel(w, C):  # pragma: no cover - compiled; py_func tested
     who = np.full(C + 1, -1, np.int64)
     one = np.uint64(1)
     nbins = 0
+    unplaced = 0
     for i0 in range(n):
         if placed[i0]:
             continue
@@ -94,12 +96,20 @@ def _exact_fill_kernel(w, C):  # pragma: no cover - compiled; py_func tested
                 x -= w[j]
             bin_of[i0] = nbins
             nbins += 1
+        else:
+            unplaced += 1
+            if unplaced > max_unplaced:
+                break
         # who need not be reset: a cell is read only after this bin's program set it
     return bin_of
 
 
-def exact_fill_bins(weights: Sequence[int] | np.ndarray, capacity: int) -> ExactFillPacking:
+def exact_fill_bins(weights: Sequence[int] | np.ndarray, capacity: int, *,
+                    max_unplaced: int | None = None) -> ExactFillPacking:
     """Perfect bins of integer ``weights`` (each at most ``capacity``) found greedily.
+
+    ``max_unplaced``: stop once more items than this are left out (the items not yet
+    reached are then unplaced too).
 
     >>> p = exact_fill_bins([5, 4, 3, 3, 2, 2, 1], 10)
     >>> [sorted(int(i) for i in b) for b in p.bins], p.unplaced.tolist()
@@ -119,7 +129,10 @@ def exact_fill_bins(weights: Sequence[int] | np.ndarray, capacity: int) -> Exact
     order = np.argsort(-w.astype(np.int64), kind="stable")
     ws = np.ascontiguousarray(w[order], dtype=np.int64)
     kernel = _exact_fill_kernel.py_func if ws.size * C < 20_000 else _exact_fill_kernel
-    bin_of = kernel(ws, C)
+    limit = ws.size if max_unplaced is None else int(max_unplaced)
+    if limit < 0:
+        raise ValueError(f"max_unplaced must be >= 0, got {max_unplaced}")
+    bin_of = kernel(ws, C, limit)
     nb = int(bin_of.max(initial=-1)) + 1
     bins = [order[bin_of == b] for b in range(nb)]
     return ExactFillPacking(bins, order[bin_of < 0])

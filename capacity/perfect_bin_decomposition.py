@@ -68,7 +68,7 @@ def _stopped_at_bound(res: CapacityResult) -> bool:
 
 
 def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: ConfigurationLP,
-                           lp_free: ConfigurationLP, *, max_share: float = 0.3
+                           lp_free: ConfigurationLP, *, max_share: float = 0.2
                            ) -> tuple[CapacityResult, CapacityResult] | None:
     """Both LPs of a bin-packing instance (copy-bounded ``lp_bounded``, unbounded
     ``lp_free``, one server, types in the same order) when z_LP = sum w / C, each
@@ -85,11 +85,11 @@ def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: Config
     n = len(ws)
     sizes = np.array([int(r[0]) for r in lp_bounded.rows], dtype=np.int64)
     where = {int(s): j for j, s in enumerate(sizes)}
-    packing = exact_fill_bins(ws, C)
-    fixed = list(packing.bins)
-    residual = packing.unplaced
     # a residual LP of up to SMALL_RESIDUAL items is cheap whatever the instance
     most = max(max_share * n, min(n, SMALL_RESIDUAL))
+    packing = exact_fill_bins(ws, C, max_unplaced=int(most))
+    fixed = list(packing.bins)
+    residual = packing.unplaced
     if len(residual) > most:
         return None
     u = sizes / C

@@ -65,13 +65,19 @@ def test_bins_are_perfect_and_an_unplaced_item_had_no_exact_fill(seed):
 @pytest.mark.parametrize("seed", range(6))
 def test_compiled_kernel_matches_its_python_function(seed):
     ws = np.sort(np.array(cut_bins(12, 997, seed), dtype=np.int64))[::-1].copy()
-    assert np.array_equal(_exact_fill_kernel(ws, 997), _exact_fill_kernel.py_func(ws, 997))
+    for most in (len(ws), 2):
+        assert np.array_equal(_exact_fill_kernel(ws, 997, most),
+                              _exact_fill_kernel.py_func(ws, 997, most))
 
 
 def test_cut_bins_are_found_again():
     p = exact_fill_bins([6, 4, 7, 3, 5, 5, 10], 10)
     assert len(p.bins) == 4 and p.unplaced.size == 0
     assert exact_fill_bins([6, 6, 6], 10).unplaced.tolist() == [0, 1, 2]
+    # a cap on the items left out stops the greedy: what it did not reach is unplaced
+    early = exact_fill_bins([9, 9, 6, 4, 5, 5], 10, max_unplaced=1)
+    assert early.bins == [] and early.unplaced.tolist() == [0, 1, 2, 4, 5, 3]  # heaviest first
+    assert len(exact_fill_bins([9, 9, 6, 4, 5, 5], 10, max_unplaced=2).bins) == 2
 
 
 @pytest.mark.parametrize("bad, match", [
@@ -148,7 +154,7 @@ def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
 
     ws = [6, 4, 7, 3, 5, 5, 10, 2, 8]  # three perfect bins of 10 and (2, 8)
 
-    def broken(weights, C):
+    def broken(weights, C, **_):
         if wrong == "overfull":  # 7 + 4 > 10
             bins = [np.array([0, 7, 8]), np.array([1, 2]), np.array([3, 4]),
                     np.array([5]), np.array([6])]
@@ -164,3 +170,8 @@ def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
     res = bin_packing_lp(ws, 10)
     assert res.certified and "perfect_bin_decomposition" not in res.extra
     assert float(res.extra["z_lp"]) == pytest.approx(5.0)
+
+
+def test_a_negative_cap_on_unplaced_items_is_refused():
+    with pytest.raises(ValueError, match="max_unplaced"):
+        exact_fill_bins([1, 2], 3, max_unplaced=-1)
