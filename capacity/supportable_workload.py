@@ -28,6 +28,10 @@ from theory.numbers import Number, as_list, server_count, to_numbers
 
 __all__ = ["rho_star", "bin_packing_lp", "bin_packing_lp_pair", "fractional_bins"]
 
+#: Fewest items for which bin_packing_lp tries perfect bins and a residual LP first:
+#: below, the whole LP takes well under a second and a failed attempt would double it.
+DECOMPOSE_ITEMS = 300
+
 
 def rho_star(
     sizes: Sequence[object] | Discrete,
@@ -155,7 +159,8 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     # an LP at the continuous bound sum w / C is proven on a small residual LP with
     # perfect bins fixed; L2 above L1 says it is above that bound
     fast = None
-    if method == "column-generation" and unbounded_lp is None and l2 <= l1 and all(
+    if method == "column-generation" and unbounded_lp is None and n >= DECOMPOSE_ITEMS \
+            and l2 <= l1 and all(
             isinstance(w, Fraction) and w.denominator == 1 and w > 0
             for w in [*ws, lp.caps[0][0]]):
         fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]), lp,

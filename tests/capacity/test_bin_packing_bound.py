@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy.optimize import linprog
 
+import capacity.supportable_workload as supportable_workload
 from capacity import bin_packing_lp, bin_packing_lp_pair, rho_star
 from capacity.certificate import certify
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
@@ -317,7 +318,8 @@ def test_an_unbounded_lp_the_caller_has_is_reused_and_checked():
 
 @pytest.mark.parametrize("ws, C", [([6, 4, 7, 3, 5, 5, 10, 2, 8], 10),  # at sum w / C
                                    ([6, 6, 6, 4, 5], 10)])  # above it
-def test_the_pair_holds_both_lps_and_the_unbounded_one_is_rho_star(ws, C):
+def test_the_pair_holds_both_lps_and_the_unbounded_one_is_rho_star(ws, C, monkeypatch):
+    monkeypatch.setattr(supportable_workload, "DECOMPOSE_ITEMS", 1)  # the fast path too
     bounded, free = bin_packing_lp_pair(ws, C)
     cnt = Counter(ws)
     sizes = sorted(cnt)

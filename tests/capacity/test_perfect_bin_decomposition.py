@@ -99,6 +99,7 @@ def test_bad_input_is_refused(bad, match):
 
 @pytest.mark.parametrize("seed", range(16))
 def test_fast_path_agrees_with_the_whole_lp(seed, monkeypatch):
+    monkeypatch.setattr(sw, "DECOMPOSE_ITEMS", 1)
     rng = np.random.default_rng(seed)
     C = int(rng.choice([1000, 2500, 20_000]))
     ws = cut_bins(int(rng.integers(8, 40)), C, seed)
@@ -120,7 +121,8 @@ def test_fast_path_agrees_with_the_whole_lp(seed, monkeypatch):
         assert fast.lower <= Fraction(len(ws)) / Fraction(sum(ws), C) <= fast.upper
 
 
-def test_lp_above_the_continuous_bound_is_left_to_the_whole_lp():
+def test_lp_above_the_continuous_bound_is_left_to_the_whole_lp(monkeypatch):
+    monkeypatch.setattr(sw, "DECOMPOSE_ITEMS", 1)
     ws = [6, 6, 6, 4, 4, 4]  # z_LP = 3 (6 + 4 each), sum w / C = 3: at the bound
     assert lp_pair(ws, 10) is not None
     ws = [6, 6, 6, 4]  # no two 6s share a bin: z_LP = 3 > 2.2
@@ -149,6 +151,7 @@ def test_every_item_in_a_perfect_bin_needs_no_residual_lp():
 def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
     """The heuristic replaced by a plausible wrong one: the certificate must catch it
     (and bin_packing_lp then solves the whole LP, with the right answer)."""
+    monkeypatch.setattr(sw, "DECOMPOSE_ITEMS", 1)
     import capacity.perfect_bin_decomposition as pbd
     from capacity.exact_fill_packing import ExactFillPacking
 
@@ -175,3 +178,9 @@ def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
 def test_a_negative_cap_on_unplaced_items_is_refused():
     with pytest.raises(ValueError, match="max_unplaced"):
         exact_fill_bins([1, 2], 3, max_unplaced=-1)
+
+
+def test_small_instances_skip_the_fast_path():
+    ws = cut_bins(20, 1000, 5)
+    assert len(ws) < sw.DECOMPOSE_ITEMS
+    assert "perfect_bin_decomposition" not in bin_packing_lp(ws, 1000).extra
