@@ -136,7 +136,7 @@ def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: Config
                         release.append(b)
                         room -= len(fixed[b])
         if not release:
-            return None  # the residual's prices are optimal for all: z_LP > sum w / C
+            return None  # no pattern above 1 splits a fixed bin: releasing cannot help
         residual = np.concatenate([residual] + [fixed[b] for b in release])
         fixed = [items for b, items in enumerate(fixed) if b not in taken]
         if len(residual) > most:
