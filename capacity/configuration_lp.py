@@ -125,6 +125,22 @@ class ConfigurationLP:
                 raise ValueError(f"{len(rows)} types but {len(most)} max_copies entries")
         return cls(rows, caps, counts, dem, most)
 
+    @classmethod
+    def of_instance(cls, weights: Sequence[object], capacity: object, *,
+                    copies_bounded: bool = True) -> ConfigurationLP:
+        """The LP of a bin-packing instance: its weights' empirical distribution (types in
+        order of first appearance) on one server of ``capacity``, each weight at most as
+        often per pattern as the instance has it if ``copies_bounded``."""
+        counts: dict[object, int] = {}
+        for w in weights:
+            counts[w] = counts.get(w, 0) + 1
+        if not counts:
+            raise ValueError("a bin-packing instance needs at least one item")
+        n = len(weights)
+        sizes = list(counts)
+        return cls.build(sizes, [Fraction(counts[s], n) for s in sizes], [(capacity, 1)],
+                         max_copies=[counts[s] for s in sizes] if copies_bounded else None)
+
     # -- numeric views ------------------------------------------------------
     @property
     def T(self) -> int:

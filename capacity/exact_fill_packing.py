@@ -119,7 +119,7 @@ def exact_fill_bins(weights: Sequence[int] | np.ndarray, capacity: int, *,
     if w.ndim != 1 or w.dtype.kind not in "iu":
         raise ValueError("exact_fill_bins needs a one-dimensional array of integer weights")
     C = int(capacity)
-    if C != capacity or C < 1:
+    if isinstance(capacity, bool) or C != capacity or C < 1:
         raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
     if C > MAX_EXACT_FILL_CAPACITY:
         raise ValueError(f"capacity {C} above {MAX_EXACT_FILL_CAPACITY} (the heuristic "
@@ -129,9 +129,10 @@ def exact_fill_bins(weights: Sequence[int] | np.ndarray, capacity: int, *,
     order = np.argsort(-w.astype(np.int64), kind="stable")
     ws = np.ascontiguousarray(w[order], dtype=np.int64)
     kernel = _exact_fill_kernel.py_func if ws.size * C < 20_000 else _exact_fill_kernel
+    if max_unplaced is not None and (isinstance(max_unplaced, bool) or not isinstance(
+            max_unplaced, int | np.integer) or max_unplaced < 0):
+        raise ValueError(f"max_unplaced must be an integer >= 0, got {max_unplaced!r}")
     limit = ws.size if max_unplaced is None else int(max_unplaced)
-    if limit < 0:
-        raise ValueError(f"max_unplaced must be >= 0, got {max_unplaced}")
     bin_of = kernel(ws, C, limit)
     nb = int(bin_of.max(initial=-1)) + 1
     bins = [order[bin_of == b] for b in range(nb)]

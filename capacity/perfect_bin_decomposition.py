@@ -25,8 +25,7 @@ caller solves the whole LP.
 from __future__ import annotations
 
 import time
-from collections import Counter
-from fractions import Fraction
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -44,13 +43,9 @@ MAX_ROUNDS = 8
 SMALL_RESIDUAL = 150
 
 
-def _residual_lp(ws: np.ndarray, capacity: int, bounded: bool) -> ConfigurationLP:
-    counts = Counter(int(w) for w in ws)
-    sizes = sorted(counts)
-    n = len(ws)
-    return ConfigurationLP.build(sizes, [Fraction(counts[s], n) for s in sizes],
-                                 [(capacity, 1)],
-                                 max_copies=[counts[s] for s in sizes] if bounded else None)
+def _instance_lp(ws: np.ndarray, capacity: int, bounded: bool) -> ConfigurationLP:
+    return ConfigurationLP.of_instance([int(w) for w in ws], capacity,
+                                       copies_bounded=bounded)
 
 
 def _prices(res: CapacityResult, u: np.ndarray, where: dict[int, int]) -> np.ndarray:
@@ -67,22 +62,31 @@ def _stopped_at_bound(res: CapacityResult) -> bool:
     return bool(res.extra.get("stopped_at_lemma2"))
 
 
-def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: ConfigurationLP,
-                           lp_free: ConfigurationLP, *, max_share: float = 0.2
+def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: float = 0.2
                            ) -> tuple[CapacityResult, CapacityResult] | None:
-    """Both LPs of a bin-packing instance (copy-bounded ``lp_bounded``, unbounded
-    ``lp_free``, one server, types in the same order) when z_LP = sum w / C, each
-    certified; ``None`` when that is not shown within ``max_share`` of the items in the
-    residual LP (the LP may still be at the bound).
+    """Both LPs of a bin-packing instance, ``(bounded, unbounded)`` as
+    :meth:`ConfigurationLP.of_instance` builds them (copy-bounded and not), when
+    z_LP = sum w / C, each certified; ``None`` when that is not shown within ``max_share``
+    of the items in the residual LP (the LP may still be at the bound).
 
-    ``weights`` are integers in 1..``capacity``; the LPs' demand is the weights'
-    empirical distribution."""
+    ``weights`` are integers in 1..``capacity`` (else ``ValueError``)."""
     t0 = time.perf_counter()
+    if not 0 < max_share <= 1:
+        raise ValueError(f"max_share must lie in (0, 1], got {max_share!r}")
+    ws = np.asarray(weights)
+    if ws.ndim != 1 or ws.size == 0 or ws.dtype.kind not in "iu":
+        raise ValueError("lp_at_continuous_bound needs a non-empty list of integer weights")
     C = int(capacity)
-    if C > MAX_EXACT_FILL_CAPACITY or not weights:
+    if isinstance(capacity, bool) or C != capacity or C < 1:
+        raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
+    if ws.min() < 1 or ws.max() > C:
+        raise ValueError(f"weights must lie in 1..{C}")
+    if C > MAX_EXACT_FILL_CAPACITY:
         return None
-    ws = np.asarray(weights, dtype=np.int64)
+    ws = ws.astype(np.int64)
     n = len(ws)
+    lp_bounded = _instance_lp(ws, C, True)
+    lp_free = _instance_lp(ws, C, False)
     sizes = np.array([int(r[0]) for r in lp_bounded.rows], dtype=np.int64)
     where = {int(s): j for j, s in enumerate(sizes)}
     # a residual LP of up to SMALL_RESIDUAL items is cheap whatever the instance
@@ -106,12 +110,12 @@ def lp_at_continuous_bound(weights: list[int], capacity: int, lp_bounded: Config
         rw = ws[residual]
         # the unbounded LP first (its transfers make it cheap, and it starts the bounded
         # one); the bounded LP is at the bound only if this one is
-        free = solve_configuration_lp(_residual_lp(rw, C, False), method="column-generation",
+        free = solve_configuration_lp(_instance_lp(rw, C, False), method="column-generation",
                                       certify_result=False, warm_start=warm)
         warm = free
         priced = free
         if _stopped_at_bound(free):
-            bounded = solve_configuration_lp(_residual_lp(rw, C, True),
+            bounded = solve_configuration_lp(_instance_lp(rw, C, True),
                                              method="column-generation",
                                              certify_result=False, warm_start=free)
             if _stopped_at_bound(bounded):

@@ -13,7 +13,6 @@ per pattern bounded by its multiplicity: its Gilmore-Gomory LP bound is z_LP = n
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -140,12 +139,10 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     ws = to_numbers(weights, name="weights")
     if len(ws) == 0:
         raise ValueError("a bin-packing instance needs at least one item")
-    counts = Counter(ws)
-    sizes = list(counts)
+    lp = ConfigurationLP.of_instance(ws, capacity)
+    sizes = [r[0] for r in lp.rows]
+    probs = list(lp.demand)
     n = len(ws)
-    probs = [Fraction(counts[s], n) for s in sizes]
-    lp = ConfigurationLP.build(sizes, probs, [(capacity, 1)],
-                               max_copies=[counts[s] for s in sizes])
     if unbounded_lp is not None:
         if not isinstance(unbounded_lp, CapacityResult):
             raise TypeError(f"unbounded_lp must be the CapacityResult of rho_star, got "
@@ -163,8 +160,7 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
             and l2 <= l1 and all(
             isinstance(w, Fraction) and w.denominator == 1 and w > 0
             for w in [*ws, lp.caps[0][0]]):
-        fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]), lp,
-                                      ConfigurationLP.build(sizes, probs, [(capacity, 1)]))
+        fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]))
     if fast is not None and fast[0].certified and fast[1].certified:
         res, free = fast[0], cap_by_lemma2(fast[1], bound)
     else:

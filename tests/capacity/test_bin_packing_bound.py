@@ -329,3 +329,14 @@ def test_the_pair_holds_both_lps_and_the_unbounded_one_is_rho_star(ws, C, monkey
     assert float(bounded.extra["z_lp"]) == pytest.approx(
         float(bin_packing_lp(ws, C).extra["z_lp"]), rel=1e-12)
     assert float(bounded.value) <= float(free.value) * (1 + 1e-9)  # bounds only lower t
+
+
+def test_the_lp_of_an_instance():
+    lp = ConfigurationLP.of_instance([5, 3, 5, 2, 5], 10)
+    assert [r[0] for r in lp.rows] == [5, 3, 2]  # first appearance
+    assert lp.demand == [F(3, 5), F(1, 5), F(1, 5)] and lp.max_copies == [3, 1, 1]
+    assert ConfigurationLP.of_instance([5, 3], 10, copies_bounded=False).max_copies is None
+    with pytest.raises(ValueError, match="at least one item"):
+        ConfigurationLP.of_instance([], 10)
+    with pytest.raises(ValueError, match="exceeds the capacity"):
+        ConfigurationLP.of_instance([11], 10)

@@ -11,7 +11,6 @@ import pytest
 
 import capacity.supportable_workload as sw
 from capacity import bin_packing_lp
-from capacity.configuration_lp import ConfigurationLP
 from capacity.exact_fill_packing import _exact_fill_kernel, exact_fill_bins
 from capacity.perfect_bin_decomposition import lp_at_continuous_bound
 
@@ -88,6 +87,7 @@ def test_cut_bins_are_found_again():
     (([1, 2], 0), "positive integer"),
     (([1, 2], 2.5), "positive integer"),
     (([1, 2], 1 << 30), "above"),
+    (([1, 2], True), "positive integer"),
 ])
 def test_bad_input_is_refused(bad, match):
     with pytest.raises(ValueError, match=match):
@@ -133,11 +133,26 @@ def test_lp_above_the_continuous_bound_is_left_to_the_whole_lp(monkeypatch):
 
 
 def lp_pair(ws: list[int], C: int):
-    sizes = sorted(set(ws))
-    probs = [Fraction(ws.count(s), len(ws)) for s in sizes]
-    bounded = ConfigurationLP.build(sizes, probs, [(C, 1)],
-                                    max_copies=[ws.count(s) for s in sizes])
-    return lp_at_continuous_bound(ws, C, bounded, ConfigurationLP.build(sizes, probs, [(C, 1)]))
+    return lp_at_continuous_bound(ws, C)
+
+
+@pytest.mark.parametrize("bad, match", [
+    (([], 10), "non-empty"),
+    (([1.5, 2], 10), "integer weights"),
+    (([3, 11], 10), r"in 1\.\.10"),
+    (([3, 0], 10), r"in 1\.\.10"),
+    (([3, 4], -10), "positive integer"),
+    (([3, 4], True), "positive integer"),
+])
+def test_the_fast_path_refuses_bad_input(bad, match):
+    with pytest.raises(ValueError, match=match):
+        lp_at_continuous_bound(*bad)
+    with pytest.raises(ValueError, match="max_share"):
+        lp_at_continuous_bound([3, 7], 10, max_share=0)
+
+
+def test_a_capacity_beyond_the_heuristic_declines_without_allocating():
+    assert lp_at_continuous_bound([1 << 30, 1 << 30], 1 << 31) is None
 
 
 def test_every_item_in_a_perfect_bin_needs_no_residual_lp():
@@ -175,9 +190,10 @@ def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
     assert float(res.extra["z_lp"]) == pytest.approx(5.0)
 
 
-def test_a_negative_cap_on_unplaced_items_is_refused():
+@pytest.mark.parametrize("most", [-1, 2.5, True, "3"])
+def test_a_bad_cap_on_unplaced_items_is_refused(most):
     with pytest.raises(ValueError, match="max_unplaced"):
-        exact_fill_bins([1, 2], 3, max_unplaced=-1)
+        exact_fill_bins([1, 2], 3, max_unplaced=most)
 
 
 def test_small_instances_skip_the_fast_path():
