@@ -370,17 +370,39 @@ def _chain_cells(units: np.ndarray, per_level: np.ndarray, C: int) -> int:
 _UNREACHABLE = -1e300
 
 
+#: Cells of a table that one sweep of :func:`_dp_tables` relaxes at a time (they stay
+#: in the L1 cache while every item of a level visits them).
+_DP_BLOCK = 2048
+
+#: Items of a level at least this many cells long share one sweep of the level; shorter
+#: ones (whose blocks would be too short to pay the loop) each sweep it alone.
+_DP_FUSE_MIN = 64
+
+
+def _dp_offsets(units: np.ndarray, C: int) -> np.ndarray:
+    """Where each level's table starts in :func:`_dp_tables`'s buffer (and where the
+    last ends)."""
+    off = np.zeros(len(units) + 1, dtype=np.int64)
+    off[1:] = np.cumsum(C // units + 1)
+    return off
+
+
 @njit(cache=True, fastmath=True)
-def _dp_tables(v, w, C, units, starts, unreachable):  # pragma: no cover
-    """Unbounded knapsack tables on a chain of grids (:func:`_grid_chain`).
+def _dp_tables(v, w, units, starts, unreachable, tab, off, fuse_min):  # pragma: no cover
+    """Unbounded knapsack tables on a chain of grids (:func:`_grid_chain`), written
+    into ``tab`` (every cell; ``off`` from :func:`_dp_offsets`).
 
     Items sorted by level; items ``starts[l]:starts[l + 1]`` have sizes that are
     multiples of ``units[l]``. Table l, ``tab[off[l]:off[l + 1]]``, holds at cell x
     the best value of items of levels <= l within capacity x units[l]: it starts as
     table l - 1 read at the coarser cell (items of coarser levels only fill whole
-    coarse units), then each of its items sweeps it forward in blocks of w_i cells
-    so that a block reads only finished cells (the loops vectorise). The last table
-    is the knapsack over all items. Returns (tab, off).
+    coarse units), then its items relax it, x upwards: dp[x] = max(dp[x],
+    dp[x - w_i] + v_i). The items of a level at least ``fuse_min`` cells long do this
+    together, block by block, each block shorter than every one of them: so a block
+    reads only cells before it, which all of them have finished, and it stays in the
+    cache while they visit it. Each shorter item then sweeps the table alone (any
+    order of complete sweeps gives the unbounded knapsack). The last table is the
+    knapsack over all items.
 
     ``unreachable`` < 0 (a float far below any value: -1e300) makes the tables
     exact-fill: cell x holds the best value of weight exactly x units[l], and
@@ -388,44 +410,65 @@ def _dp_tables(v, w, C, units, starts, unreachable):  # pragma: no cover
     coarser table then starts only the cells on its grid."""
     L = units.shape[0]
     exact = unreachable < 0
-    off = np.zeros(L + 1, dtype=np.int64)
-    for lv in range(L):
-        off[lv + 1] = off[lv] + C // units[lv] + 1
-    tab = np.full(off[L], unreachable, dtype=v.dtype)
-    tab[0] = 0
-    block = 1  # the longest block of a sweep
-    for lv in range(L):
-        for i in range(starts[lv], starts[lv + 1]):
-            block = max(block, min(w[i] // units[lv], off[lv + 1] - off[lv]))
-    tmp = np.empty(block, dtype=v.dtype)
+    tmp = np.empty(_DP_BLOCK, dtype=tab.dtype)
     for lv in range(L):
         g = units[lv]
         n = off[lv + 1] - off[lv]
         dp = tab[off[lv]:off[lv + 1]]
-        if lv > 0:
+        if lv == 0:
+            dp[:] = unreachable
+            dp[0] = 0
+        else:
             r = units[lv - 1] // g
             prev = tab[off[lv - 1]:off[lv]]
-            for p in range(prev.shape[0]):
-                val = prev[p]
-                if exact:
-                    dp[p * r] = val
-                else:
+            if exact:
+                dp[:] = unreachable
+                for p in range(prev.shape[0]):
+                    dp[p * r] = prev[p]
+            else:
+                for p in range(prev.shape[0]):
+                    val = prev[p]
                     for x in range(p * r, min(p * r + r, n)):
                         dp[x] = val
-        for i in range(starts[lv], starts[lv + 1]):
-            wi = w[i] // g
-            vi = v[i]
-            lo = wi
+        a, b = starts[lv], starts[lv + 1]
+        fused = 0  # one sweep for the long items, then one per short item
+        for i in range(a, b):
+            if w[i] // g >= fuse_min:
+                fused = 1
+        for sweep in range(b - a + fused):
+            long_items = fused == 1 and sweep == 0
+            first = a if long_items else a + sweep - fused
+            last = b if long_items else first + 1
+            if not long_items and w[first] // g >= fuse_min and fused == 1:
+                continue  # swept with the long items
+            shortest = n
+            for i in range(first, last):
+                if not long_items or w[i] // g >= fuse_min:
+                    shortest = min(shortest, w[i] // g)
+            step = min(shortest, _DP_BLOCK)
+            lo = shortest
             while lo < n:
-                hi = min(lo + wi, n)
-                m = hi - lo
-                src = dp[lo - wi:hi - wi]
-                t = tmp[:m]
-                for j in range(m):
-                    t[j] = src[j] + vi
-                dst = dp[lo:hi]
-                for j in range(m):
-                    dst[j] = max(dst[j], t[j])
+                hi = min(lo + step, n)
+                for i in range(first, last):
+                    wi = w[i] // g
+                    if long_items and wi < fuse_min:
+                        continue
+                    s = max(lo, wi)
+                    m = hi - s
+                    if m <= 0:
+                        continue
+                    vi = v[i]
+                    src = dp[s - wi:hi - wi]
+                    dst = dp[s:hi]
+                    t = tmp[:m]
+                    # max into a buffer, then copy: a conditional store in place
+                    # compiles to masked vector stores, several times slower
+                    for j in range(m):
+                        c = src[j] + vi
+                        d = dst[j]
+                        t[j] = c if c > d else d
+                    for j in range(m):
+                        dst[j] = t[j]
                 lo = hi
     return tab, off
 
@@ -493,7 +536,12 @@ class _DPTables:
         tables = _dp_tables.py_func if small else _dp_tables
         self._trace = _dp_tables_trace.py_func if small else _dp_tables_trace
         unreachable = self.v.dtype.type(_UNREACHABLE if exact_fill else 0)
-        self.tab, self.off = tables(self.v, self.w, C, self.units, self.starts, unreachable)
+        # allocated here, not in the kernel: numpy asks for huge pages (numba's
+        # allocator does not), which halves the page faults of a 10^7-cell table
+        off = _dp_offsets(self.units, C)
+        self.tab, self.off = tables(self.v, self.w, self.units, self.starts, unreachable,
+                                    np.empty(off[-1], dtype=self.v.dtype), off,
+                                    _DP_FUSE_MIN)
         self._exact = self.tab[self.off[-2]:self.off[-1]]
         self._argmax: np.ndarray | None = None
 

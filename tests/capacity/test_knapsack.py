@@ -16,10 +16,12 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from capacity.knapsack import (
+    _DP_FUSE_MIN,
     UNBOUNDED,
     KnapsackResult,
     _bb_kernel,
     _dp2_table,
+    _dp_offsets,
     _dp_tables,
     _dp_tables_trace,
     _DPTables,
@@ -403,10 +405,16 @@ def test_dp_kernels_match_py_func(inst, mode):
     C = int(cap[0])
     exact = mode == "exact-fill"
     t = _DPTables(vk, wk, C, exact_fill=exact)
-    args = (t.v, t.w, C, t.units, t.starts, t.v.dtype.type(-1e300 if exact else 0))
-    tab_f, off_f = _dp_tables(*args)
-    tab_s, off_s = _dp_tables.py_func(*args)
+    off = _dp_offsets(t.units, C)
+    args = (t.v, t.w, t.units, t.starts, t.v.dtype.type(-1e300 if exact else 0))
+    tab_f, off_f = _dp_tables(*args, np.empty(off[-1], t.v.dtype), off, _DP_FUSE_MIN)
+    tab_s, off_s = _dp_tables.py_func(*args, np.empty(off[-1], t.v.dtype), off, _DP_FUSE_MIN)
     assert np.array_equal(tab_f, tab_s) and np.array_equal(off_f, off_s)
+    assert np.array_equal(tab_s, t.tab)
+    # every item in one shared sweep, or each alone: the same tables (up to rounding)
+    for fuse_min in (1, C + 1):
+        tab_x, _ = _dp_tables.py_func(*args, np.empty(off[-1], t.v.dtype), off, fuse_min)
+        assert np.allclose(tab_x, tab_s, rtol=1e-12, atol=0)
     g = int(t.units[-1])
     for c in (C, C // 2, 0):
         caps = np.array([c], dtype=np.int64)
@@ -544,3 +552,38 @@ def test_dp_table_and_cells_refuse_bad_input(sizes, cap, values, match):
     if match in ("non-negative integers", "positive integer"):
         with pytest.raises(ValueError, match=match):
             knapsack_dp_cells(sizes, cap)
+
+
+def _naive_tables(v: np.ndarray, w: np.ndarray, C: int) -> tuple[np.ndarray, np.ndarray]:
+    """Best value exactly at and within every capacity 0..C, cell by cell."""
+    exact = np.full(C + 1, -np.inf)
+    exact[0] = 0.0
+    for x in range(1, C + 1):
+        for vi, wi in zip(v, w, strict=True):
+            if wi <= x and exact[x - wi] + vi > exact[x]:
+                exact[x] = exact[x - wi] + vi
+    return exact, np.maximum.accumulate(np.where(np.isfinite(exact), exact, 0.0))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("fuse_min", [1, _DP_FUSE_MIN, 10**9])
+def test_dp_tables_sweeps_match_a_cell_by_cell_table(seed, fuse_min, monkeypatch):
+    """Items sharing a sweep (blocks shorter than each of them) or sweeping alone give
+    the cell-by-cell unbounded knapsack, exact-fill and within, on chains of grids
+    whose levels mix long and short items."""
+    import capacity.knapsack as kn
+
+    rng = np.random.default_rng(seed)
+    C = 6_000
+    w = np.concatenate([rng.integers(64, 2_000, 6) * 3, rng.integers(1, 64, 3) * 3,
+                        rng.integers(1, 900, 3)]).astype(np.int64)
+    v = w * (1 + 0.05 * rng.standard_normal(w.size)) / C
+    monkeypatch.setattr(kn, "_DP_FUSE_MIN", fuse_min)
+    exact, within = _naive_tables(v, w, C)
+    t = _DPTables(v, w, C, exact_fill=True)
+    reach = np.isfinite(exact)
+    got = np.array([t.exact_value(np.array([c]))[0] for c in range(C + 1)])
+    assert np.array_equal(np.isfinite(got), reach)
+    assert np.allclose(got[reach], exact[reach], rtol=1e-12, atol=0)
+    assert np.allclose(t.full(), within, rtol=1e-12, atol=1e-15)
+    assert np.allclose(_DPTables(v, w, C).full(), within, rtol=1e-12, atol=1e-15)
