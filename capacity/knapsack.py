@@ -689,7 +689,9 @@ def _dp01_table(v, w, C, take):  # pragma: no cover
     """0/1 knapsack over items (v, w): dp[c] = best value within capacity c. When
     ``take`` has a row per item, ``take[p, c]`` (c >= w_p) says item p improved dp[c]
     at its stage (for the backward reconstruction); cells below w_p are not written.
-    Each stage reads the previous one through a copy, so the loops vectorise."""
+    Each stage computes its cells from the previous one into a buffer, then copies
+    them back, so the loops vectorise (a conditional store in place compiles to masked
+    vector stores, several times slower)."""
     P = v.shape[0]
     keep_choices = take.shape[0] == P
     dp = np.zeros(C + 1, dtype=v.dtype)
@@ -699,20 +701,22 @@ def _dp01_table(v, w, C, take):  # pragma: no cover
         vp = v[p]
         n = C + 1 - wp
         src = dp[:n]
-        t = tmp[:n]
-        for j in range(n):
-            t[j] = src[j] + vp
         dst = dp[wp:]
+        t = tmp[:n]
         if keep_choices:
             tk = take[p, wp:]
             for j in range(n):
-                a = t[j]
+                a = src[j] + vp
                 b = dst[j]
                 tk[j] = a > b
-                dst[j] = max(a, b)
+                t[j] = a if a > b else b
         else:
             for j in range(n):
-                dst[j] = max(dst[j], t[j])
+                a = src[j] + vp
+                b = dst[j]
+                t[j] = a if a > b else b
+        for j in range(n):
+            dst[j] = t[j]
     return dp
 
 
