@@ -27,6 +27,7 @@ from capacity.certificate import CERT_RTOL, certify, exact_optimum
 from capacity.knapsack import (
     DP01_TABLE_BYTES,
     DP_MAX_CAPACITY,
+    KnapsackResult,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
@@ -323,6 +324,7 @@ class _Pricer:
         self.unproven = False
         self.rational: tuple[list, list] | None = rational
         self.bounds = bounds
+        self._choices: np.ndarray | None = None  # the bounded program's choice table
         self.grid: tuple[np.ndarray, int] | None = None
         self.grid_exact = False
         self.grid2: tuple[np.ndarray, tuple[int, int]] | None = None
@@ -378,6 +380,17 @@ class _Pricer:
         w, C = self.grid
         return split_item_count(w, self.bounds, C) * (C + 1) <= DP01_TABLE_BYTES
 
+    def _bounded(self, y: np.ndarray, w: np.ndarray, C: int,
+                 max_columns: int = 1) -> KnapsackResult:
+        """:func:`knapsack_dp_bounded` at the copy bounds, its choice table kept for
+        the next round."""
+        assert self.bounds is not None
+        need = split_item_count(w, self.bounds, C) * (C + 1)
+        if need <= DP01_TABLE_BYTES and (self._choices is None or self._choices.size < need):
+            self._choices = np.empty(need, dtype=np.uint8)
+        return knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns,
+                                   choice_buffer=self._choices)
+
     def _bb(self, y: np.ndarray, thr: float):
         res = knapsack_bb(y, self.W, self.cap, threshold=thr, node_limit=2_000_000,
                           rtol=0.0 if self.integral else FEASIBILITY_RTOL, bounds=self.bounds)
@@ -387,7 +400,7 @@ class _Pricer:
             w, C = self.W[:, 0].astype(np.int64), int(self.cap[0])
             try:
                 dp = (knapsack_dp(y, w, C) if self.bounds is None
-                      else knapsack_dp_bounded(y, w, C, self.bounds))
+                      else self._bounded(y, w, C))
                 return [dp.config]
             except ValueError:  # choice table too large: keep what the search found
                 pass
@@ -432,7 +445,7 @@ class _Pricer:
             else:
                 free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns,
                                    full_columns=self.full_columns)
-                exact = knapsack_dp_bounded(ys, w, C, self.bounds, max_columns=max_columns)
+                exact = self._bounded(ys, w, C, max_columns)
                 cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
                 value, self.best = float(exact.value), exact.config
         cols = [k for k in cands if float(k @ y) > thr]
@@ -466,7 +479,7 @@ class _Pricer:
                                   max_columns=self.candidates(max_columns),
                                   full_columns=self.full_columns)
             else:
-                res = knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns)
+                res = self._bounded(y, w, C, max_columns)
             if self.grid_exact:
                 self.last_max = float(res.value)
             cands = self.choose([k for k in res.improving if float(k @ y) > thr],
@@ -480,7 +493,7 @@ class _Pricer:
                 res = (knapsack_dp(y, w, C, per_type_threshold=thr,
                                    max_columns=self.candidates(max_columns))
                        if self.bounds is None
-                       else knapsack_dp_bounded(y, w, C, self.bounds, max_columns=max_columns))
+                       else self._bounded(y, w, C, max_columns))
                 self.last_max = float(res.value)
                 return self.choose([k for k in res.improving if float(k @ y) > thr],
                                    max_columns)

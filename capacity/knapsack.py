@@ -734,7 +734,8 @@ def split_item_count(sizes: np.ndarray, bounds: Sequence[int] | np.ndarray,
 
 def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
                         bounds: np.ndarray, *, config: bool = True,
-                        max_columns: int = 1) -> KnapsackResult:
+                        max_columns: int = 1,
+                        choice_buffer: np.ndarray | None = None) -> KnapsackResult:
     """Exact bounded knapsack for one resource with integer sizes: at most ``bounds[j]``
     copies of type j. Each type is split into 1, 2, 4, ... copies (Martello & Toth 1990,
     ch. 7.1.1), then a 0/1 dynamic program over the capacity runs in O(C sum_j log b_j).
@@ -742,7 +743,11 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
 
     ``improving`` holds the optimum and, up to ``max_columns`` in all, the best
     configurations within ever smaller capacities (each lighter than the one before:
-    distinct columns from one table), best first; only those of positive value."""
+    distinct columns from one table), best first; only those of positive value.
+
+    ``choice_buffer``: a flat uint8 array that holds the choice table when it is large
+    enough (a caller pricing many times reuses one: a fresh 100 MB table costs as much
+    in page faults as the program that fills it)."""
     v, W, cap = _checked(values, sizes, capacity)
     w = W.reshape(-1)
     if w.dtype.kind not in "iu" or cap.dtype.kind not in "iu" or cap.shape != (1,):
@@ -781,8 +786,13 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     if config and not keep_choices:
         raise ValueError(f"knapsack_dp_bounded: {len(it)} split items x capacity {C} "
                          f"exceed the {DP01_TABLE_BYTES // 2**20} MiB choice table")
-    take = (np.empty((len(it), C + 1), dtype=np.uint8) if keep_choices
-            else np.empty((0, 0), dtype=np.uint8))
+    if not keep_choices:
+        take = np.empty((0, 0), dtype=np.uint8)
+    elif (choice_buffer is not None and choice_buffer.dtype == np.uint8
+          and choice_buffer.ndim == 1 and choice_buffer.size >= len(it) * (C + 1)):
+        take = choice_buffer[:len(it) * (C + 1)].reshape(len(it), C + 1)
+    else:
+        take = np.empty((len(it), C + 1), dtype=np.uint8)
     small = len(it) * C <= SMALL_DP_CELLS
     dp01_table = _dp01_table.py_func if small else _dp01_table
     dp01_trace = _dp01_trace.py_func if small else _dp01_trace

@@ -587,3 +587,20 @@ def test_dp_tables_sweeps_match_a_cell_by_cell_table(seed, fuse_min, monkeypatch
     assert np.allclose(got[reach], exact[reach], rtol=1e-12, atol=0)
     assert np.allclose(t.full(), within, rtol=1e-12, atol=1e-15)
     assert np.allclose(_DPTables(v, w, C).full(), within, rtol=1e-12, atol=1e-15)
+
+
+def test_bounded_program_reuses_a_choice_buffer_and_ignores_one_too_small():
+    from capacity.knapsack import knapsack_dp_bounded, split_item_count
+
+    rng = np.random.default_rng(3)
+    w = rng.integers(5, 60, 40).astype(np.int64)
+    y = w * (1 + 0.1 * rng.random(40)) / 100
+    b = rng.integers(1, 4, 40).astype(np.int64)
+    ref = knapsack_dp_bounded(y, w, 200, b, max_columns=5)
+    need = split_item_count(w, b, 200) * 201
+    big = np.full(need + 7, 255, dtype=np.uint8)
+    for buf in (big, big, np.zeros(need - 1, dtype=np.uint8)):  # stale contents, twice
+        got = knapsack_dp_bounded(y, w, 200, b, max_columns=5, choice_buffer=buf)
+        assert got.value == ref.value
+        assert [k.tolist() for k in got.improving] == [k.tolist() for k in ref.improving]
+    assert np.any(big[:need] != 255)  # the table was written into the buffer
