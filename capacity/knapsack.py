@@ -544,6 +544,7 @@ class _DPTables:
                                     _DP_FUSE_MIN)
         self._exact = self.tab[self.off[-2]:self.off[-1]]
         self._argmax: np.ndarray | None = None
+        self._first_best: tuple[int, int] = (-1, -1)  # (cell, first best cell up to it)
 
     @cached_property
     def last(self) -> np.ndarray:
@@ -556,8 +557,16 @@ class _DPTables:
         """Best value within capacity ``c`` (integer units; an array or one)."""
         cell = np.asarray(c) // self.units[-1]
         if self.exact_fill and cell.ndim == 0:  # one cell: no running maximum needed
-            return self._exact[:int(cell) + 1].max()
+            return self._exact[self._first_best_upto(int(cell))]
         return self.last[cell]
+
+    def _first_best_upto(self, cell: int) -> int:
+        """The first cell at or below ``cell`` of an exact-fill table that holds the
+        best value up to it (one pass over up to 10^7 cells, shared by a round's
+        :meth:`value` and :meth:`trace` of the same capacity)."""
+        if self._first_best[0] != cell:
+            self._first_best = (cell, int(np.argmax(self._exact[:cell + 1])))
+        return self._first_best[1]
 
     def exact_value(self, c: np.ndarray) -> np.ndarray:
         """Best value of weight exactly ``c`` (exact-fill tables; -inf where nothing
@@ -583,7 +592,7 @@ class _DPTables:
             # the first such; for many, the heaviest, from one pass over the table
             g = self.units[-1]
             if caps.size == 1:
-                caps = np.array([int(np.argmax(self._exact[:caps[0] // g + 1])) * g])
+                caps = np.array([self._first_best_upto(int(caps[0]) // g) * g])
             else:
                 if self._argmax is None:
                     cells = np.arange(len(self._exact))
