@@ -755,8 +755,9 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     distinct columns from one table), best first; only those of positive value.
 
     ``choice_buffer``: a flat uint8 array that holds the choice table when it is large
-    enough (a caller pricing many times reuses one: a fresh 100 MB table costs as much
-    in page faults as the program that fills it)."""
+    enough, else a fresh table is used (a caller pricing many times reuses one: a fresh
+    100 MB table costs as much in page faults as the program that fills it); any other
+    array is a ValueError."""
     v, W, cap = _checked(values, sizes, capacity)
     w = W.reshape(-1)
     if w.dtype.kind not in "iu" or cap.dtype.kind not in "iu" or cap.shape != (1,):
@@ -795,10 +796,15 @@ def knapsack_dp_bounded(values: np.ndarray, sizes: np.ndarray, capacity: int,
     if config and not keep_choices:
         raise ValueError(f"knapsack_dp_bounded: {len(it)} split items x capacity {C} "
                          f"exceed the {DP01_TABLE_BYTES // 2**20} MiB choice table")
+    if choice_buffer is not None and (not isinstance(choice_buffer, np.ndarray)
+                                      or choice_buffer.dtype != np.uint8
+                                      or choice_buffer.ndim != 1):
+        raise ValueError("knapsack_dp_bounded: choice_buffer must be a flat uint8 array, "
+                         f"got {type(choice_buffer).__name__} "
+                         f"{getattr(choice_buffer, 'dtype', '')}".rstrip())
     if not keep_choices:
         take = np.empty((0, 0), dtype=np.uint8)
-    elif (choice_buffer is not None and choice_buffer.dtype == np.uint8
-          and choice_buffer.ndim == 1 and choice_buffer.size >= len(it) * (C + 1)):
+    elif choice_buffer is not None and choice_buffer.size >= len(it) * (C + 1):
         take = choice_buffer[:len(it) * (C + 1)].reshape(len(it), C + 1)
     else:
         take = np.empty((len(it), C + 1), dtype=np.uint8)

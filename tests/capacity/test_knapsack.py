@@ -604,3 +604,7 @@ def test_bounded_program_reuses_a_choice_buffer_and_ignores_one_too_small():
         assert got.value == ref.value
         assert [k.tolist() for k in got.improving] == [k.tolist() for k in ref.improving]
     assert np.any(big[:need] != 255)  # the table was written into the buffer
+    for bad in (np.zeros(need, dtype=np.int64), np.zeros((2, need), dtype=np.uint8),
+                [0] * need):
+        with pytest.raises(ValueError, match="flat uint8"):
+            knapsack_dp_bounded(y, w, 200, b, choice_buffer=bad)
