@@ -22,6 +22,7 @@ import highspy
 import numpy as np
 
 from capacity._highs import new_highs
+from capacity.configuration_rows import ConfigurationRows
 
 __all__ = ["MasterLP", "MasterSolution", "LPSolveError"]
 
@@ -124,36 +125,43 @@ class MasterLP:
         return (np.bincount(dst, weights=x[owner], minlength=self.T)
                 - np.bincount(src, weights=x, minlength=self.T))
 
-    def add_columns(self, cls: int, configs: np.ndarray) -> None:
+    def add_columns(self, cls: int, configs: np.ndarray | ConfigurationRows) -> None:
         """Add configurations (rows of ``configs``) of server class ``cls``."""
-        configs = np.atleast_2d(np.asarray(configs, dtype=np.int64))
-        if configs.size == 0:
+        if isinstance(configs, ConfigurationRows):
+            starts, idx, counts = configs.sparse()
+            kept = list(configs)
+        else:
+            K = np.atleast_2d(np.asarray(configs, dtype=np.int64))
+            row, idx = np.nonzero(K)
+            counts = K[row, idx]
+            starts = np.searchsorted(row, np.arange(K.shape[0] + 1))
+            kept = [k.copy() for k in K] if K.size else []
+        m = len(kept)
+        if m == 0:
             return
-        m = configs.shape[0]
-        largest = self.n[cls] * float(configs.max())
+        largest = self.n[cls] * float(counts.max(initial=0))
         if largest > MAX_COEFFICIENT:
             raise ValueError(
-                f"{self.n[cls]:.0f} servers holding up to {int(configs.max())} jobs of one "
+                f"{self.n[cls]:.0f} servers holding up to {int(counts.max())} jobs of one "
                 f"type each give an LP coefficient of {largest:.3g}, above the "
                 f"{MAX_COEFFICIENT:.0e} the LP solves accurately; the capacity of N "
                 f"identical servers is N times that of one server: compute it for fewer "
                 f"servers and scale")
-        starts, idx, vals = [], [], []
-        pos = 0
-        for k in configs:
-            nz = np.flatnonzero(k)
-            starts.append(pos)
-            idx.append(nz)
-            vals.append(self.n[cls] * k[nz].astype(float))
-            idx.append(np.array([self.T + cls]))
-            vals.append(np.array([1.0]))
-            pos += len(nz) + 1
-            self.columns.append((cls, k.copy()))
-            self._col_index.append(self._ncols)
-            self._ncols += 1
-        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), pos,
-                       np.array(starts, dtype=np.int32),
-                       np.concatenate(idx).astype(np.int32), np.concatenate(vals))
+        # each column: its type rows, then its class row (coefficient 1)
+        per = np.diff(starts)
+        at = starts[:-1] + np.arange(m)  # where each column starts, class rows included
+        rows = np.empty(len(idx) + m, dtype=np.int32)
+        vals = np.empty(len(idx) + m)
+        body = np.ones(len(idx) + m, dtype=bool)
+        body[at + per] = False
+        rows[body], vals[body] = idx, self.n[cls] * counts.astype(float)
+        rows[~body], vals[~body] = self.T + cls, 1.0
+        for k in kept:
+            self.columns.append((cls, k))
+        self._col_index.extend(range(self._ncols, self._ncols + m))
+        self._ncols += m
+        self.h.addCols(m, np.zeros(m), np.zeros(m), np.full(m, highspy.kHighsInf), len(rows),
+                       at.astype(np.int32), rows, vals)
         if self.h.getNumCol() != self._ncols:
             raise LPSolveError(f"HiGHS kept {self.h.getNumCol()} of {self._ncols} columns")
 

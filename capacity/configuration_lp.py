@@ -24,6 +24,7 @@ import numpy as np
 
 from capacity._lp_highs import MasterLP
 from capacity.certificate import CERT_RTOL, certify, exact_optimum
+from capacity.configuration_rows import ConfigurationRows
 from capacity.knapsack import (
     DP01_TABLE_BYTES,
     DP_MAX_CAPACITY,
@@ -368,7 +369,7 @@ class _Pricer:
         ``max_columns`` from (more when configurations are short)."""
         return len(self.W) if self.diversify and self.short_columns else max_columns
 
-    def choose(self, cols: list[np.ndarray], max_columns: int) -> list[np.ndarray]:
+    def choose(self, cols: Sequence[np.ndarray], max_columns: int) -> Sequence[np.ndarray]:
         """Disjoint first when diversifying short unbounded configurations, else best
         first."""
         if self.diversify and self.short_columns and self.bounds is None:
@@ -409,9 +410,9 @@ class _Pricer:
         self.unproven = True
         return [*res.improving, res.config]
 
-    def improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
+    def improving(self, y: np.ndarray, thr: float, max_columns: int) -> Sequence[np.ndarray]:
         """Columns priced above ``thr``; empty only if none exists (proven)."""
-        cols = self._improving(y, thr, max_columns)
+        cols: Sequence[np.ndarray] = self._improving(y, thr, max_columns)
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
             if not cols and self.rational is not None:
@@ -426,7 +427,7 @@ class _Pricer:
         return cols
 
     def smoothed(self, ys: np.ndarray, y: np.ndarray, thr: float,
-                 max_columns: int) -> tuple[list[np.ndarray], float]:
+                 max_columns: int) -> tuple[Sequence[np.ndarray], float]:
         """Price at smoothed prices ``ys`` (exact grid only): the best configurations
         for ``ys`` that improve the master at its prices ``y``, and max_k <ys, k>."""
         assert self.grid_exact
@@ -446,16 +447,16 @@ class _Pricer:
                 free = knapsack_dp(ys, w, C, per_type_threshold=0.0, max_columns=max_columns,
                                    full_columns=self.full_columns)
                 exact = self._bounded(ys, w, C, max_columns)
-                cands = exact.improving + [np.minimum(k, self.bounds) for k in free.improving]
+                cands = [*exact.improving, *(np.minimum(k, self.bounds) for k in free.improving)]
                 value, self.best = float(exact.value), exact.config
-        cols = [k for k in cands if float(k @ y) > thr]
+        cols = _priced_above(cands, y, thr)
         if self.grid2 is None and self.bounds is None:
             cols = self.choose(cols, max_columns)
         if self.exact_fits is not None:
             cols = [k for k in cols if self.exact_fits(k)]
         return cols, value
 
-    def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> list[np.ndarray]:
+    def _improving(self, y: np.ndarray, thr: float, max_columns: int) -> Sequence[np.ndarray]:
         self.last_max: float | None = None
         if self.grid2 is not None:
             res = knapsack_dp2(y, self.grid2[0], self.grid2[1], per_type_threshold=thr,
@@ -482,7 +483,7 @@ class _Pricer:
                 res = self._bounded(y, w, C, max_columns)
             if self.grid_exact:
                 self.last_max = float(res.value)
-            cands = self.choose([k for k in res.improving if float(k @ y) > thr],
+            cands = self.choose(_priced_above(res.improving, y, thr),
                                 max_columns)
             if cands or self.grid_exact:
                 return cands
@@ -495,7 +496,7 @@ class _Pricer:
                        if self.bounds is None
                        else self._bounded(y, w, C, max_columns))
                 self.last_max = float(res.value)
-                return self.choose([k for k in res.improving if float(k @ y) > thr],
+                return self.choose(_priced_above(res.improving, y, thr),
                                    max_columns)
         return [k for k in self._bb(y, thr) if float(k @ y) > thr]
 
@@ -521,7 +522,15 @@ def _next_weight(weight: float, subgradient: np.ndarray, towards: np.ndarray) ->
     return weight + (1 - weight) * 0.1
 
 
-def _disjoint_first(cols: list[np.ndarray], limit: int) -> list[np.ndarray]:
+def _priced_above(cols: Sequence[np.ndarray], y: np.ndarray, thr: float
+                  ) -> Sequence[np.ndarray]:
+    """The columns k of ``cols`` with <y, k> above ``thr``, in their order."""
+    if isinstance(cols, ConfigurationRows):
+        return cols[np.flatnonzero(cols.values(y) > thr)]
+    return [k for k in cols if float(k @ y) > thr]
+
+
+def _disjoint_first(cols: Sequence[np.ndarray], limit: int) -> Sequence[np.ndarray]:
     """At most ``limit`` of ``cols`` (best first): first those sharing no type with a
     better one kept before, then the others in their order.
 
@@ -531,16 +540,18 @@ def _disjoint_first(cols: list[np.ndarray], limit: int) -> list[np.ndarray]:
     master's simplex pivots on 1,000-item AI/ANI-shaped LPs (benchmarks/README.md)."""
     if len(cols) <= 1:
         return cols[:limit]
-    used = np.zeros(len(cols[0]), dtype=bool)
+    rows = cols if isinstance(cols, ConfigurationRows) else None
+    used = np.zeros(len(cols[0]) if rows is None else rows.T, dtype=bool)
     first, rest = [], []
-    for k in cols:
-        nz = k > 0
-        if used[nz].any():
-            rest.append(k)
+    for r in range(len(cols)):
+        types = np.flatnonzero(cols[r]) if rows is None else rows.types(r)
+        if used[types].any():
+            rest.append(r)
         else:
-            first.append(k)
-            used |= nz
-    return (first + rest)[:limit]
+            first.append(r)
+            used[types] = True
+    chosen = (first + rest)[:limit]
+    return [cols[r] for r in chosen] if rows is None else rows[np.array(chosen, dtype=np.int64)]
 
 
 def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.ndarray]:
@@ -564,7 +575,7 @@ def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.
 
 
 def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndarray,
-                                  copies: int = 4) -> list[np.ndarray]:
+                                  copies: int = 4) -> list[ConfigurationRows]:
     """Warm start: distinct bins of a First-Fit-Decreasing packing of the demand.
 
     Each type appears about ``copies * d_j / mean(d)`` times; the packing's bins are
@@ -597,11 +608,11 @@ def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndar
                     resid[len(members)] = C[c] - W[j]
                     members.append([int(j)])
         distinct = list(dict.fromkeys(tuple(m) for m in members))  # in FFD order
-        K = np.zeros((len(distinct), lp.T), dtype=np.int64)
-        if distinct:
-            rows = np.repeat(np.arange(len(distinct)), [len(m) for m in distinct])
-            np.add.at(K, (rows, np.concatenate(distinct)), 1)
-        out.append(K)
+        jobs = np.full((len(distinct), max(map(len, distinct), default=1)), -1,
+                       dtype=np.int64)
+        for b, m in enumerate(distinct):
+            jobs[b, :len(m)] = m
+        out.append(ConfigurationRows(jobs, lp.T))
     return out
 
 
@@ -701,8 +712,9 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]
     return [MixtureTerm(c, k, w) for c, k, w in merged.values()]
 
 
-def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.ndarray]
-                  ) -> tuple[list[np.ndarray], np.ndarray | None]:
+def _warm_columns(lp: ConfigurationLP, warm: CapacityResult,
+                  starts: Sequence[np.ndarray | ConfigurationRows]
+                  ) -> tuple[list[np.ndarray | ConfigurationRows], np.ndarray | None]:
     """Starting columns plus ``warm``'s configurations capped at the copy bounds, and
     its dual prices scaled like the master's (d.y = 1) as a stability centre.
 
@@ -718,7 +730,7 @@ def _warm_columns(lp: ConfigurationLP, warm: CapacityResult, starts: list[np.nda
                          f"{warm.servers} servers; this one has {lp.T} types, not all of "
                          f"them, and {sum(lp.counts)} servers)")
     most = lp.copy_bounds()
-    out: list[list[np.ndarray]] = [[K] for K in starts]
+    out: list[list[np.ndarray]] = [[np.asarray(K)] for K in starts]
     y_warm = np.full(lp.T, np.nan)
     y_warm[perm] = np.maximum(np.asarray(warm.dual, dtype=float), 0.0)
     W, C, integral = lp.pricing_data()
@@ -873,15 +885,14 @@ def solve_configuration_lp(
         exact_fits = None if integral or not lp.exact else lp.exact_fits
         # FFD bins cover every type with demand; homogeneous columns floor(C/s_j) e_j
         # as well cost more than they saved (rho* of 10,000 sizes: 31 s -> 18 s)
-        starts = _first_fit_decreasing_columns(lp, W, C)
+        starts: Sequence[np.ndarray | ConfigurationRows] = _first_fit_decreasing_columns(
+            lp, W, C)
         center: np.ndarray | None = None
         if warm_start is not None:
             starts, center = _warm_columns(lp, warm_start, starts)
-        for c, K in enumerate(starts):
-            if exact_fits is not None:
-                K = np.array([k for k in K if exact_fits(c, k)], dtype=np.int64).reshape(
-                    -1, lp.T)
-            master.add_columns(c, K)
+        for c, start in enumerate(starts):
+            master.add_columns(c, start if exact_fits is None else np.array(
+                [k for k in start if exact_fits(c, k)], dtype=np.int64).reshape(-1, lp.T))
         # the transfers y_i >= y_j are dual-optimal for unbounded columns only
         if lp.D == 1 and lp.max_copies is None:
             moves = _dual_optimal_inequalities(W[:, 0])
@@ -936,7 +947,7 @@ def solve_configuration_lp(
                                                          dtype=np.int64)])
             idle = np.where(rc > _IDLE_REDUCED_COST, idle + 1, 0)
             thrs = [sol.pi[c] / counts[c] * (1 + 1e-9) + 1e-12 for c in range(len(pricers))]
-            found: list[list[np.ndarray]] = [[] for _ in pricers]
+            found: list[Sequence[np.ndarray]] = [[] for _ in pricers]
             if smoothing and center is not None:
                 # Wentges smoothing: price at a convex combination of the best-bound
                 # prices and the master's prices; fall back to plain pricing on a miss
@@ -964,9 +975,9 @@ def solve_configuration_lp(
                 if smoothing and bound / float(sol.y @ d) < best_bound:
                     best_bound, center = bound / float(sol.y @ d), sol.y.copy()
             added = 0
-            for c, cols in enumerate(found):
+            for c, cands in enumerate(found):
                 new = []
-                for k in cols:
+                for k in cands:
                     key = _column_key(c, k)
                     if key not in seen:
                         seen.add(key)

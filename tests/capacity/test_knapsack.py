@@ -393,6 +393,18 @@ def test_bb_kernel_matches_py_func(inst, exact, thr):
     assert np.array_equal(fast[5][:n], slow[5][:n])
 
 
+def _traced(kernel, tab, off, t, caps, exact):
+    """Counts per item of the configurations ``kernel`` traces at ``caps``, from both of
+    its outputs (counts, and the item of each job), which must agree."""
+    K = np.zeros((caps.size, t.T), dtype=np.int64)
+    kernel(tab, off, t.v, t.w, t.units, t.starts, caps, exact, K, False)
+    J = np.full((caps.size, max(1, int(caps.max()) // int(t.w.min()))), -1, dtype=np.int64)
+    kernel(tab, off, t.v, t.w, t.units, t.starts, caps, exact, J, True)
+    for k, jobs in zip(K, J, strict=True):
+        assert np.array_equal(np.bincount(jobs[jobs >= 0], minlength=t.T), k)
+    return K
+
+
 @settings(max_examples=15, deadline=None)
 @given(int_instance_1d(), st.sampled_from(["int", "float", "exact-fill"]))
 def test_dp_kernels_match_py_func(inst, mode):
@@ -420,8 +432,8 @@ def test_dp_kernels_match_py_func(inst, mode):
         caps = np.array([c], dtype=np.int64)
         k = t.trace(caps)[0]
         if not exact:
-            assert np.array_equal(k[t.order], _dp_tables_trace.py_func(
-                tab_s, off_s, t.v, t.w, t.units, t.starts, caps, False)[0])
+            assert np.array_equal(k[t.order], _traced(_dp_tables_trace.py_func, tab_s, off_s,
+                                                      t, caps, False)[0])
         # the traced configuration fits capacity c and is worth the table's value there
         best = t.value(c)
         # one cell is read without the running maximum; an array through it
@@ -429,9 +441,9 @@ def test_dp_kernels_match_py_func(inst, mode):
         assert k[t.order] @ t.w <= c and abs(k[t.order] @ t.v - best) <= 1e-9 * max(1.0, abs(best))
         if exact and np.isfinite(t.exact_value(caps)[0]):
             cells = caps // g * g
-            kf = _dp_tables_trace(tab_f, off_f, t.v, t.w, t.units, t.starts, cells, True)[0]
-            assert np.array_equal(kf, _dp_tables_trace.py_func(
-                tab_s, off_s, t.v, t.w, t.units, t.starts, cells, True)[0])
+            kf = _traced(_dp_tables_trace, tab_f, off_f, t, cells, True)[0]
+            assert np.array_equal(kf, _traced(_dp_tables_trace.py_func, tab_s, off_s, t,
+                                              cells, True)[0])
             assert kf @ t.w == c and abs(kf @ t.v - t.exact_value(caps)[0]) <= 1e-9 * best
 
 
