@@ -7,6 +7,12 @@ integral set of perfect bins (:func:`capacity.exact_fill_packing.exact_fill_bins
 a fractional packing of the other items at *their* continuous bound is a fractional
 packing of all items at sum w / C, optimal for the LP with copy bounds and without.
 
+Before that greedy, the perfect patterns of at most three items are enumerated
+(:mod:`capacity.perfect_patterns`) and one LP over all of them is solved: when every
+item is heavier than C / 4 (BPPLIB's ANI class, the Falkenauer triplets) these are all
+the perfect patterns, and an LP at the bound over them is a fractional packing of the
+same kind (the ANI-shaped 1,002-item instance: 0.9 s against 8 s for the whole LP).
+
 The residual LP has a fraction of the rows. That is the point: a master of T rows
 over patterns of 3-5 random weights has a dense basis inverse, so a simplex pivot
 costs O(T^2) and column generation on 1,000 rows spends most of its time there
@@ -29,10 +35,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from capacity._lp_highs import MasterLP
 from capacity.certificate import certify
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.exact_fill_packing import MAX_EXACT_FILL_CAPACITY, exact_fill_bins
 from capacity.knapsack import knapsack_dp
+from capacity.perfect_patterns import perfect_patterns_upto_three
 from capacity.result import CapacityResult, MixtureTerm
 
 __all__ = ["lp_at_continuous_bound"]
@@ -41,6 +49,10 @@ __all__ = ["lp_at_continuous_bound"]
 MAX_ROUNDS = 8
 #: Residual items always allowed (the share limit is for large instances).
 SMALL_RESIDUAL = 150
+#: The perfect-pattern cover is tried up to this many distinct weights (its search
+#: visits T^2 / 2 pairs) and this many patterns per weight (one LP over all of them).
+MAX_COVER_TYPES = 5000
+MAX_COVER_PATTERNS = 20
 
 
 def _instance_lp(ws: np.ndarray, capacity: int, bounded: bool) -> ConfigurationLP:
@@ -89,6 +101,11 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
     lp_free = _instance_lp(ws, C, False)
     sizes = np.array([int(r[0]) for r in lp_bounded.rows], dtype=np.int64)
     where = {int(s): j for j, s in enumerate(sizes)}
+    cover = _perfect_cover(lp_bounded, sizes, C)
+    if cover is not None:
+        return _certified(lp_bounded, lp_free, cover, sizes, t0, 1,
+                          {"perfect_patterns": len(cover)},
+                          "perfect patterns of at most three items at the continuous bound")
     # a residual LP of up to SMALL_RESIDUAL items is cheap whatever the instance
     most = max(max_share * n, min(n, SMALL_RESIDUAL))
     packing = exact_fill_bins(ws, C, max_unplaced=int(most))
@@ -163,7 +180,43 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
             mixture.append(MixtureTerm(0, k, float(term.weight) * z_res / z))
     info = {"perfect_bins": len(fixed), "residual_items": 0 if rw is None else len(rw),
             "rounds": rounds}
+    return _certified(lp_bounded, lp_free, mixture, sizes, t0, rounds, info,
+                      "perfect bins plus a residual LP at its continuous bound")
+
+
+def _perfect_cover(lp: ConfigurationLP, sizes: np.ndarray, C: int) -> list[MixtureTerm] | None:
+    """A fractional packing at the continuous bound by perfect patterns of at most
+    three items (:func:`capacity.perfect_patterns.perfect_patterns_upto_three`): one
+    LP over all of them, none if an item is in none, they are too many, or the LP
+    stays below the bound."""
+    if lp.T > MAX_COVER_TYPES:
+        return None
+    copies = lp.copy_bounds()
+    assert copies is not None
+    rows = perfect_patterns_upto_three(sizes, copies, C)
+    if len(rows) == 0 or len(rows) > MAX_COVER_PATTERNS * lp.T:
+        return None
+    _, types, _ = rows.sparse()
+    if np.unique(types).size < lp.T:
+        return None
+    d = np.array([float(v) for v in lp.demand])
+    master = MasterLP(d, np.ones(1))
+    master.add_columns(0, rows)
+    sol = master.solve()
+    at_bound = C / float(sizes @ d)  # t of sum w / C bins
+    if sol.t < at_bound * (1 - 1e-9):
+        return None
+    return [MixtureTerm(0, k, float(p)) for (_, k), p in zip(master.columns, sol.p, strict=True)
+            if p > 1e-13]
+
+
+def _certified(lp_bounded: ConfigurationLP, lp_free: ConfigurationLP,
+               mixture: list[MixtureTerm], sizes: np.ndarray, t0: float, rounds: int,
+               info: dict, how: str) -> tuple[CapacityResult, CapacityResult]:
+    """Both LPs' results for a fractional packing at the continuous bound, each
+    certified with prices proportional to the weights."""
     seconds = time.perf_counter() - t0
+    key = "perfect_bin_decomposition"
     out = []
     for lp in (lp_bounded, lp_free):
         cert = certify(lp, mixture, sizes.astype(float))
@@ -174,7 +227,6 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
             demand=list(lp.demand), mixture=mixture, dual=cert.dual,
             dual_bound=cert.dual_bound, iterations=rounds, columns=len(mixture),
             seconds=seconds,
-            message=("perfect bins plus a residual LP at its continuous bound, prices "
-                     "proportional to the weights: " + cert.message),
-            extra={"perfect_bin_decomposition": info}))
+            message=f"{how}, prices proportional to the weights: {cert.message}",
+            extra={key: info}))
     return out[0], out[1]

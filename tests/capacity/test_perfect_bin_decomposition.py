@@ -8,11 +8,16 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import capacity.perfect_bin_decomposition as pbd
 import capacity.supportable_workload as sw
 from capacity import bin_packing_lp
-from capacity.exact_fill_packing import _exact_fill_kernel, exact_fill_bins
+from capacity.configuration_rows import ConfigurationRows
+from capacity.exact_fill_packing import ExactFillPacking, _exact_fill_kernel, exact_fill_bins
 from capacity.perfect_bin_decomposition import lp_at_continuous_bound
+from capacity.perfect_patterns import perfect_patterns_upto_three
 
 
 def cut_bins(bins: int, C: int, seed: int, parts=(3, 4)) -> list[int]:
@@ -155,7 +160,13 @@ def test_a_capacity_beyond_the_heuristic_declines_without_allocating():
     assert lp_at_continuous_bound([1 << 30, 1 << 30], 1 << 31) is None
 
 
-def test_every_item_in_a_perfect_bin_needs_no_residual_lp():
+def without_cover(monkeypatch):
+    """The greedy and residual LP alone (no perfect-pattern cover first)."""
+    monkeypatch.setattr(pbd, "_perfect_cover", lambda *a: None)
+
+
+def test_every_item_in_a_perfect_bin_needs_no_residual_lp(monkeypatch):
+    without_cover(monkeypatch)
     bounded, free = lp_pair([6, 4, 7, 3, 5, 5, 10], 10)
     assert bounded.certified and free.certified
     assert bounded.extra["perfect_bin_decomposition"]["residual_items"] == 0
@@ -167,8 +178,7 @@ def test_a_bin_that_is_not_perfect_fails_the_certificate(wrong, monkeypatch):
     """The heuristic replaced by a plausible wrong one: the certificate must catch it
     (and bin_packing_lp then solves the whole LP, with the right answer)."""
     monkeypatch.setattr(sw, "DECOMPOSE_ITEMS", 1)
-    import capacity.perfect_bin_decomposition as pbd
-    from capacity.exact_fill_packing import ExactFillPacking
+    without_cover(monkeypatch)
 
     ws = [6, 4, 7, 3, 5, 5, 10, 2, 8]  # three perfect bins of 10 and (2, 8)
 
@@ -200,3 +210,102 @@ def test_small_instances_skip_the_fast_path():
     ws = cut_bins(20, 1000, 5)
     assert len(ws) < sw.DECOMPOSE_ITEMS
     assert "perfect_bin_decomposition" not in bin_packing_lp(ws, 1000).extra
+
+
+# -- perfect patterns of at most three items ------------------------------------------
+
+
+def triplets(bins: int, C: int, seed: int, moves: int = 0) -> list[int]:
+    """Each bin cut into three items above C / 4 (the Falkenauer triplets, BPPLIB's ANI
+    class before its changes); ``moves`` unit moves then break some bins."""
+    rng = np.random.default_rng(seed)
+    out: list[int] = []
+    for _ in range(bins):
+        while True:
+            a, b = (int(x) for x in rng.integers(C // 4 + 1, C // 2, 2))
+            c = C - a - b
+            if C // 4 < c < C // 2:
+                break
+        out += [a, b, c]
+    for _ in range(moves):
+        i, j = rng.choice(len(out), 2, replace=False)
+        if out[i] > C // 4 + 1 and out[j] < C // 2 - 1:
+            out[i] -= 1
+            out[j] += 1
+    return [out[i] for i in rng.permutation(len(out))]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 9), st.integers(2, 40))
+def test_perfect_patterns_are_every_exact_fill_of_three_or_fewer(seed, T, C):
+    rng = np.random.default_rng(seed)
+    sizes = rng.choice(np.arange(1, C + 1), min(T, C), replace=False)
+    copies = rng.integers(1, 4, sizes.size)
+    got = perfect_patterns_upto_three(sizes, copies, C)
+    brute = set()
+    for m in (1, 2, 3):
+        for combo in itertools.combinations_with_replacement(range(sizes.size), m):
+            k = np.bincount(combo, minlength=sizes.size)
+            if k @ sizes == C and np.all(k <= copies):
+                brute.add(tuple(k))
+    rows = [tuple(k) for k in got]
+    assert len(rows) == len(set(rows)) and set(rows) == brute
+
+
+def test_perfect_patterns_refuse_bad_input():
+    for bad in ((np.array([3, 3]), np.array([1, 1])), (np.array([3, 4]), np.array([1, 0])),
+                (np.array([3.0, 4.0]), np.array([1, 1])), (np.array([3, 4]), np.array([1]))):
+        with pytest.raises(ValueError):
+            perfect_patterns_upto_three(*bad, 10)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_perfect_cover_agrees_with_the_whole_lp(seed, monkeypatch):
+    """Triplets, whole or with unit moves (ANI-shaped): where the cover proves the LP
+    at sum w / C it agrees with the whole LP to 1e-9; elsewhere it declines."""
+    monkeypatch.setattr(sw, "DECOMPOSE_ITEMS", 1)
+    rng = np.random.default_rng(seed)
+    C = int(rng.choice([1000, 4000, 80_000]))
+    ws = triplets(int(rng.integers(6, 30)), C, seed, moves=[0, 3, 12][seed % 3])
+    fast = bin_packing_lp(ws, C)
+    without_fast_path(monkeypatch)
+    whole = bin_packing_lp(ws, C)
+    for key in ("z_lp", "z_lp_unbounded"):
+        assert float(fast.extra[key]) == pytest.approx(float(whole.extra[key]), rel=1e-9)
+    assert fast.certified and fast.extra["unbounded_certified"]
+    info = fast.extra.get("perfect_bin_decomposition", {})
+    at_bound = float(whole.extra["z_lp"]) <= sum(ws) / C * (1 + 1e-9)
+    assert ("perfect_patterns" in info) == at_bound, "the cover proves every LP at the bound"
+    if seed % 3 == 0:
+        assert "perfect_patterns" in info  # untouched triplets are at the bound
+
+
+def test_a_cover_by_wrong_patterns_fails_the_certificate(monkeypatch):
+    """The enumeration replaced by one that also returns an overfull triple: the LP over
+    them reaches sum w / C, and the certificate must refuse it."""
+    ws = [6, 4, 7, 3, 5, 5, 9, 9, 9]  # each 9 needs a bin of its own: z_LP = 6 > 5.7
+    real = pbd.perfect_patterns_upto_three
+
+    def broken(sizes, copies, C):
+        extra = np.zeros((1, len(sizes)), dtype=np.int64)
+        for s in (9, 5, 6):  # 9 + 5 + 6 = 20 in a bin of 10
+            extra[0, int(np.flatnonzero(sizes == s)[0])] = 1
+        jobs = np.vstack([_jobs(np.asarray(real(sizes, copies, C))), _jobs(extra)])
+        return ConfigurationRows(jobs, len(sizes))
+
+    monkeypatch.setattr(pbd, "perfect_patterns_upto_three", broken)
+    lp = pbd._instance_lp(np.array(ws), 10, True)
+    sizes = np.array([int(r[0]) for r in lp.rows])
+    assert pbd._perfect_cover(lp, sizes, 10) is not None, "the wrong LP reaches the bound"
+    pair = lp_pair(ws, 10)
+    assert pair is not None and not pair[0].certified and not pair[1].certified
+    assert "infeasible" in pair[0].message
+
+
+def _jobs(K: np.ndarray) -> np.ndarray:
+    """Dense configurations as job lists padded with -1 (3 jobs at most)."""
+    out = np.full((len(K), 3), -1, dtype=np.int64)
+    for r, k in enumerate(K):
+        j = np.repeat(np.arange(len(k)), k)
+        out[r, :len(j)] = j
+    return out
