@@ -24,7 +24,10 @@ class ConfigurationRows(Sequence[np.ndarray]):
     ``rows[idx]`` (a slice or an index array) is again a ``ConfigurationRows``."""
 
     def __init__(self, jobs: np.ndarray, T: int):
-        J = np.array(jobs, dtype=np.int64, ndmin=2, copy=True)
+        raw = np.asarray(jobs)
+        if raw.size and raw.dtype.kind not in "iu":
+            raise ValueError(f"job types must be integers, got {raw.dtype}")
+        J = np.array(raw, dtype=np.int64, ndmin=2, copy=True)
         if J.ndim != 2:
             raise ValueError(f"jobs must be a 2-D array, got shape {J.shape}")
         if T < 0 or J.size and (J.min() < -1 or J.max() > T):

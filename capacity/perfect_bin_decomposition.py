@@ -216,7 +216,6 @@ def _certified(lp_bounded: ConfigurationLP, lp_free: ConfigurationLP,
     """Both LPs' results for a fractional packing at the continuous bound, each
     certified with prices proportional to the weights."""
     seconds = time.perf_counter() - t0
-    key = "perfect_bin_decomposition"
     out = []
     for lp in (lp_bounded, lp_free):
         cert = certify(lp, mixture, sizes.astype(float))
@@ -228,5 +227,5 @@ def _certified(lp_bounded: ConfigurationLP, lp_free: ConfigurationLP,
             dual_bound=cert.dual_bound, iterations=rounds, columns=len(mixture),
             seconds=seconds,
             message=f"{how}, prices proportional to the weights: {cert.message}",
-            extra={key: info}))
+            extra={"perfect_bin_decomposition": info}))
     return out[0], out[1]

@@ -27,6 +27,9 @@ def perfect_patterns_upto_three(sizes: np.ndarray, copies: np.ndarray, capacity:
         raise ValueError("perfect_patterns_upto_three needs integer sizes and copies, one each")
     if s.size and (s.min() < 1 or np.any(m < 1) or len(np.unique(s)) != s.size):
         raise ValueError("sizes must be distinct positive integers, copies at least 1")
+    if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) \
+            or capacity < 1:
+        raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
     C = int(capacity)
     T = s.size
     order = np.argsort(s, kind="stable")

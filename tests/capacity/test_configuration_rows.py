@@ -53,6 +53,8 @@ def test_rows_refuse_bad_jobs():
         ConfigurationRows(np.array([[0, 4]]), 3)
     with pytest.raises(ValueError, match="0..2"):
         ConfigurationRows(np.array([[0, -2]]), 3)
+    with pytest.raises(ValueError, match="integers"):
+        ConfigurationRows(np.array([[0.0, 1.5]]), 3)
     with pytest.raises(ValueError, match="2-D"):
         ConfigurationRows(np.zeros((1, 1, 1), dtype=np.int64), 3)
 

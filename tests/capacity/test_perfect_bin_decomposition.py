@@ -38,6 +38,18 @@ def without_fast_path(monkeypatch):
     monkeypatch.setattr(sw, "lp_at_continuous_bound", lambda *a, **k: None)
 
 
+def fast_and_whole(ws: list[int], C: int, monkeypatch):
+    """bin_packing_lp with the fast paths, then without (the whole LP): both LPs agree
+    to 1e-9 and the fast answer is certified."""
+    fast = bin_packing_lp(ws, C)
+    without_fast_path(monkeypatch)
+    whole = bin_packing_lp(ws, C)
+    for key in ("z_lp", "z_lp_unbounded"):
+        assert float(fast.extra[key]) == pytest.approx(float(whole.extra[key]), rel=1e-9)
+    assert fast.certified and fast.extra["unbounded_certified"]
+    return fast, whole
+
+
 # -- the heuristic ----------------------------------------------------------------------
 
 
@@ -114,12 +126,7 @@ def test_fast_path_agrees_with_the_whole_lp(seed, monkeypatch):
             if ws[i] > 1 and ws[j] < C - 1:
                 ws[i] -= 1
                 ws[j] += 1
-    fast = bin_packing_lp(ws, C)
-    without_fast_path(monkeypatch)
-    whole = bin_packing_lp(ws, C)
-    for key in ("z_lp", "z_lp_unbounded"):
-        assert float(fast.extra[key]) == pytest.approx(float(whole.extra[key]), rel=1e-9)
-    assert fast.certified and fast.extra["unbounded_certified"]
+    fast, whole = fast_and_whole(ws, C, monkeypatch)
     if seed % 4 != 3:
         assert "perfect_bin_decomposition" in fast.extra, "AI-shaped: the fast path runs"
         assert fast.extra["z_lp"] == pytest.approx(sum(ws) / C, rel=1e-12)
@@ -257,6 +264,9 @@ def test_perfect_patterns_refuse_bad_input():
                 (np.array([3.0, 4.0]), np.array([1, 1])), (np.array([3, 4]), np.array([1]))):
         with pytest.raises(ValueError):
             perfect_patterns_upto_three(*bad, 10)
+    for C in (0, -10, 10.5, True):
+        with pytest.raises(ValueError, match="positive integer"):
+            perfect_patterns_upto_three(np.array([3, 7]), np.array([1, 1]), C)
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -267,12 +277,7 @@ def test_perfect_cover_agrees_with_the_whole_lp(seed, monkeypatch):
     rng = np.random.default_rng(seed)
     C = int(rng.choice([1000, 4000, 80_000]))
     ws = triplets(int(rng.integers(6, 30)), C, seed, moves=[0, 3, 12][seed % 3])
-    fast = bin_packing_lp(ws, C)
-    without_fast_path(monkeypatch)
-    whole = bin_packing_lp(ws, C)
-    for key in ("z_lp", "z_lp_unbounded"):
-        assert float(fast.extra[key]) == pytest.approx(float(whole.extra[key]), rel=1e-9)
-    assert fast.certified and fast.extra["unbounded_certified"]
+    fast, whole = fast_and_whole(ws, C, monkeypatch)
     info = fast.extra.get("perfect_bin_decomposition", {})
     at_bound = float(whole.extra["z_lp"]) <= sum(ws) / C * (1 + 1e-9)
     assert ("perfect_patterns" in info) == at_bound, "the cover proves every LP at the bound"
