@@ -115,6 +115,13 @@ class MasterLP:
         self.transfers.extend(tuple(int(v) for v in p) for p in pairs)
         self._ncols += m
 
+    def close_transfers(self) -> None:
+        """Fix every transfer column at 0 (the basis stays valid)."""
+        if self._transfer:
+            idx = np.array(self._transfer, dtype=np.int32)
+            m = len(idx)
+            self.h.changeColsBounds(m, idx, np.zeros(m), np.zeros(m))
+
     def transferred(self, amounts: np.ndarray) -> np.ndarray:
         """Net supply change of every type when each transfer column moves ``amounts``."""
         src = np.array([p[0] for p in self.transfers], dtype=np.int64)

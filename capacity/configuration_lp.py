@@ -22,7 +22,7 @@ from functools import partial
 
 import numpy as np
 
-from capacity._lp_highs import MasterLP
+from capacity._lp_highs import MasterLP, MasterSolution
 from capacity.certificate import CERT_RTOL, certify, exact_optimum
 from capacity.configuration_rows import ConfigurationRows
 from capacity.knapsack import (
@@ -655,7 +655,8 @@ def lemma2_bound(lp: ConfigurationLP) -> tuple[Number, int] | None:
     return best
 
 
-def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]:
+def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray,
+                  most: np.ndarray | None = None) -> list[MixtureTerm]:
     """The master's mixture with its transfers carried out in the configurations.
 
     A transfer (i, j, ...) of x supply units takes x / n_c of weight from columns of
@@ -664,6 +665,11 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]
     that of the master with transfers, and every configuration stays feasible. Moves
     run from the largest source type down, so an i moved in from a larger type can
     move on.
+
+    With copy bounds ``most`` (single moves i -> j only, see
+    :func:`_dual_optimal_inequalities`), only columns holding fewer than ``most[j]``
+    jobs j give weight; slots of i that find none pass on with j's own move, to the
+    next smaller type. This is greedy: the caller checks the supply.
     """
     cls: list[int] = []
     cfg: list[np.ndarray] = []
@@ -677,30 +683,43 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray) -> list[MixtureTerm]
         cfg.append(k)
         wt.append(w)
 
+    def swap(i: int, into: tuple[int, ...], amount: float) -> float:
+        """Put ``into`` in place of an i in up to ``amount`` supply units; the rest."""
+        hold = holders.get(i, [])
+        at = 0
+        while amount > 0 and at < len(hold):  # terms added here are visited too
+            m = hold[at]
+            at += 1
+            if wt[m] <= 0 or (most is not None and cfg[m][into[0]] >= most[into[0]]):
+                continue
+            c = cls[m]
+            take = min(wt[m], amount / master.n[c])
+            moved = cfg[m].copy()
+            moved[i] -= 1
+            for j in into:
+                moved[j] += 1
+            wt[m] -= take
+            add(c, moved, take)
+            amount -= take * master.n[c]
+        return amount
+
     for (c, k), w in zip(master.columns, sol.p, strict=True):
         if w > 0:
             add(c, k, float(w))
     moves = sorted((n for n, x in enumerate(sol.transfers) if x > 0),
                    key=lambda n: -float(sizes[master.transfers[n][0]]))
+    passing: dict[int, list[tuple[int, float]]] = {}  # type -> (slot type, units) moving on
     for n in moves:
-        pair, left = master.transfers[n], float(sol.transfers[n])
-        i = pair[0]
-        at = 0
-        hold = holders.get(i, [])
-        while left > 0 and at < len(hold):  # terms added here are visited too
-            m = hold[at]
-            at += 1
-            if wt[m] <= 0:
-                continue
-            c = cls[m]
-            take = min(wt[m], left / master.n[c])
-            moved = cfg[m].copy()
-            moved[i] -= 1
-            for j in pair[1:]:
-                moved[j] += 1
-            wt[m] -= take
-            add(c, moved, take)
-            left -= take * master.n[c]
+        i, *into = master.transfers[n]
+        left = float(sol.transfers[n])
+        for slot, units in [*passing.pop(i, []), (i, left)]:
+            units = min(units, left)
+            if units <= 0:
+                break
+            left -= units
+            rest = swap(slot, tuple(into), units)
+            if rest > 0 and most is not None:
+                passing.setdefault(into[0], []).append((slot, rest))
     merged: dict[tuple[int, bytes, bytes], list] = {}
     for c, k, w in zip(cls, cfg, wt, strict=True):
         if w > 1e-13:
@@ -800,14 +819,30 @@ def _refill(k: np.ndarray, w: np.ndarray, cap: float, most: np.ndarray,
         free -= float(w[j])
 
 
-def _dual_optimal_inequalities(sizes: np.ndarray) -> list[tuple[int, ...]]:
+def _dual_optimal_inequalities(sizes: np.ndarray, copies: np.ndarray | None = None,
+                               demand: Sequence[Number] | None = None
+                               ) -> list[tuple[int, ...]]:
     """Transfer columns for one resource: i -> next smaller type (y_i >= y_j), and
     i -> (j, k) with s_j <= s_i / 2 and s_k <= s_i - s_j the largest such (y_i >= y_j + y_k).
+
+    With copy bounds n (patterns hold at most n_j jobs of type j) and demand d, only
+    the moves i -> j with d_i / n_i >= d_j / n_j (all of them for a bin-packing
+    instance, where d is proportional to n): y_i >= y_j stays dual-optimal there. A
+    mixture using a move i -> j of x units either supplies j without it (drop it) or
+    holds more than x jobs i in patterns with fewer than n_j of j: patterns full of j
+    weigh less than d_j t / n_j when j falls short, so they hold fewer than
+    n_i d_j t / n_j <= d_i t jobs i, while i's supply is at least d_i t + x. Swapping
+    i for j in the others carries the move out within the bounds. (Two j's in place of
+    one i may exceed n_j: the pairs are not dual-optimal there.)
     """
     asc = np.argsort(sizes, kind="stable")
     srt = sizes[asc]
     out: list[tuple[int, ...]] = [(int(a), int(b)) for a, b in zip(asc[::-1], asc[::-1][1:],
                                                                     strict=False)]
+    if copies is not None:
+        if demand is None:
+            raise ValueError("moves under copy bounds need the demand")
+        return [(i, j) for i, j in out if demand[i] * int(copies[j]) >= demand[j] * int(copies[i])]
     for i in range(len(sizes)):
         pj = int(np.searchsorted(srt, sizes[i] / 2, side="right")) - 1
         if pj < 0:
@@ -893,9 +928,8 @@ def solve_configuration_lp(
         for c, start in enumerate(starts):
             master.add_columns(c, start if exact_fits is None else np.array(
                 [k for k in start if exact_fits(c, k)], dtype=np.int64).reshape(-1, lp.T))
-        # the transfers y_i >= y_j are dual-optimal for unbounded columns only
-        if lp.D == 1 and lp.max_copies is None:
-            moves = _dual_optimal_inequalities(W[:, 0])
+        if lp.D == 1:
+            moves = _dual_optimal_inequalities(W[:, 0], lp.copy_bounds(), lp.demand)
             if exact_fits is not None:  # float sizes of exact rationals: check each move
                 size = [Fraction(r[0]) for r in lp.rows]
                 moves = [m for m in moves if sum(size[j] for j in m[1:]) <= size[m[0]]]
@@ -906,6 +940,28 @@ def solve_configuration_lp(
             if target < 0:
                 raise ValueError(f"target must be >= 0, got {target}")
         seen = {_column_key(c, k) for c, k in master.columns}
+        most = lp.copy_bounds()
+
+        def moves_fall_short(sol: MasterSolution) -> bool:
+            """Under copy bounds, the moves are carried out greedily; when that mixture
+            supplies less than the master, the moves are closed and column generation
+            goes on from its columns (it always can: closing them never cuts the LP)."""
+            if most is None or not sol.transfers.any():
+                return False
+            mix = _pure_mixture(master, sol, W[:, 0], most)
+            supply = np.zeros(lp.T)
+            for term in mix:
+                supply += counts[term.server_class] * term.weight * term.config
+            if np.all(supply >= sol.t * (1 - 1e-9) * d):
+                return False
+            master.close_transfers()
+            for c in range(len(lp.caps)):
+                new = [t.config for t in mix if t.server_class == c
+                       and _column_key(c, t.config) not in seen]
+                seen.update(_column_key(c, k) for k in new)
+                if new:
+                    master.add_columns(c, np.array(new))
+            return True
         # a mixture within 1e-9 of PG21 Lemma 2 is optimal to 1e-9, and prices
         # proportional to the sizes prove it: the LP's own dual tail is not needed
         stop_at = None if l2 is None else float(l2[0]) * (1 - 1e-9)
@@ -936,7 +992,7 @@ def solve_configuration_lp(
                 break
             # sol.t first: the mixture's supply is O(columns x T) to add up
             if stop_at is not None and sol.t >= stop_at and \
-                    _mixture_value(master, sol, d) >= stop_at:
+                    _mixture_value(master, sol, d) >= stop_at and not moves_fall_short(sol):
                 at_lemma2 = True
                 break
             rc = master.reduced_costs()
@@ -993,13 +1049,15 @@ def solve_configuration_lp(
             if added == 0:
                 # the transfers stay: they are dual-optimal, so prices that price out
                 # are feasible for the LP without them, and _pure_mixture carries out
-                # the moves in the configurations
+                # the moves in the configurations (within copy bounds, or they close)
                 if any(found) and refreshed < 2:
                     # only columns already in the master price above its duals: the
                     # warm-started simplex stopped short; solve again with tighter
                     # tolerances, then once more from scratch
                     master.refresh()
                     refreshed += 1
+                    continue
+                if moves_fall_short(sol):
                     continue
                 break
             refreshed = 0
@@ -1016,7 +1074,7 @@ def solve_configuration_lp(
                 idle = idle[keep]
         prog.__exit__(None, None, None)
     if sol.transfers.any():
-        mixture = _pure_mixture(master, sol, W[:, 0])
+        mixture = _pure_mixture(master, sol, W[:, 0], lp.copy_bounds())
     else:
         mixture = [
             MixtureTerm(c, k, float(p))

@@ -32,7 +32,7 @@ def _instance(weights: Sequence[object], capacity: object) -> tuple[list[Number]
 
 
 def _ceil(x: Number) -> int:
-    return math.ceil(Fraction(x)) if not isinstance(x, float) else math.ceil(x - 1e-9 * abs(x))
+    return math.ceil(x) if not isinstance(x, float) else math.ceil(x - 1e-9 * abs(x))
 
 
 def continuous_bound(weights: Sequence[object], capacity: object) -> int:
@@ -54,6 +54,13 @@ def martello_toth_l2(weights: Sequence[object], capacity: object) -> int:
     """
     ws, cap = _instance(weights, capacity)
     zero: Number = Fraction(0) if isinstance(cap, Fraction) else 0.0
+    exact = [w for w in ws if isinstance(w, Fraction)]
+    if isinstance(cap, Fraction) and len(exact) == len(ws):
+        # exact weights in integers over a common denominator: the same bound, without
+        # the cost of Fraction arithmetic (0.3 s for 1,000 items)
+        scale = math.lcm(cap.denominator, *(w.denominator for w in exact))
+        ws = [int(w * scale) for w in exact]
+        cap, zero = int(cap * scale), 0
     srt = sorted(ws)
     prefix = [zero]
     for w in srt:
@@ -66,13 +73,15 @@ def martello_toth_l2(weights: Sequence[object], capacity: object) -> int:
     def sum_between(lo: Number, hi: Number) -> Number:  # of the w with lo <= w <= hi
         return prefix[bisect.bisect_right(srt, hi)] - prefix[bisect.bisect_left(srt, lo)]
 
-    half = cap / 2
+    half = Fraction(cap, 2) if isinstance(cap, int) else cap / 2
     best = 0
     for alpha in [zero, *sorted({w for w in srt if w <= half})]:
         j1 = count_above(cap - alpha)
         above_half = count_above(half)
         j2 = above_half - j1
         s2 = (prefix[n - j1] - prefix[n - above_half]) if j2 else zero
-        extra = max(0, _ceil((sum_between(alpha, half) - (j2 * cap - s2)) / cap))
+        room = sum_between(alpha, half) - (j2 * cap - s2)
+        extra = max(0, -(-room // cap) if isinstance(room, int) and isinstance(cap, int)
+                    else _ceil(room / cap))
         best = max(best, j1 + j2 + extra)
     return best
