@@ -854,6 +854,43 @@ def _dual_optimal_inequalities(sizes: np.ndarray, copies: np.ndarray | None = No
     return out
 
 
+def _proof(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
+           ) -> tuple[Number, Number, bool, bool, str, np.ndarray, list[Number]]:
+    """:func:`capacity.certificate.certify` the mixture and prices ``y`` for ``lp``, and
+    try :func:`capacity.certificate.exact_optimum`: ``(lower, upper, certified,
+    exact_check, message, dual, dual_bound)``."""
+    cert = certify(lp, mixture, y)
+    lower, upper = cert.lower, cert.upper
+    certified, exact_check, msg = cert.certified, cert.exact, cert.message
+    exact_value = exact_optimum(lp, mixture, y)
+    if exact_value is not None and lower <= exact_value <= upper:
+        lower = upper = exact_value
+        certified, exact_check = True, True
+        msg = "exact rational optimum (rational reconstruction, both bounds equal)"
+    return lower, upper, certified, exact_check, msg, cert.dual, cert.dual_bound
+
+
+def result_of_mixture(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray, *,
+                      how: str, method: str = "column-generation", iterations: int = 0,
+                      seconds: float = 0.0, extra: dict | None = None) -> CapacityResult:
+    """``lp``'s answer from a mixture and prices found elsewhere, certified as
+    :func:`solve_configuration_lp` certifies its own (``how`` opens the message):
+    e.g. the optimum of the same types' LP with copy bounds, whose configurations are
+    this LP's too. ``value`` is the mixture's proven lower bound; ``certified`` says
+    whether the prices bring the upper bound to it. ``seconds``: time already spent on
+    the mixture and prices (the proof's own time is added)."""
+    t0 = time.perf_counter()
+    lower, upper, certified, exact_check, msg, dual, dual_bound = _proof(lp, mixture, y)
+    seconds += time.perf_counter() - t0
+    return CapacityResult(
+        value=float(lower), lower=lower, upper=upper, certified=certified,
+        exact_check=exact_check, status="optimal", method=method,
+        servers=int(sum(lp.counts)), sizes=[r[0] if lp.D == 1 else tuple(r) for r in lp.rows],
+        demand=list(lp.demand), mixture=mixture, dual=dual, dual_bound=dual_bound,
+        iterations=iterations, columns=len(mixture), seconds=seconds,
+        message=f"{how}: {msg}", extra={} if extra is None else extra)
+
+
 def solve_configuration_lp(
     lp: ConfigurationLP,
     *,
@@ -1082,23 +1119,14 @@ def solve_configuration_lp(
             if p > 1e-13
         ]
     y = W[:, l2[1]].astype(float) if at_lemma2 and l2 is not None else sol.y
-    cert = certify(lp, mixture, y) if certify_result else None
-    exact_value = exact_optimum(lp, mixture, y) if certify_result else None
-    seconds = time.perf_counter() - t0
     dual_bound: list[Number]
-    if cert is None:
-        lower: Number = sol.t
-        upper: Number = sol.t
+    if certify_result:
+        lower, upper, certified, exact_check, msg, dual, dual_bound = _proof(lp, mixture, y)
+    else:
+        lower, upper = sol.t, sol.t
         certified, exact_check, msg = False, False, "certificate not requested"
         dual, dual_bound = sol.y, [float(v) for v in sol.pi / counts]
-    else:
-        lower, upper = cert.lower, cert.upper
-        certified, exact_check, msg = cert.certified, cert.exact, cert.message
-        if exact_value is not None and lower <= exact_value <= upper:
-            lower = upper = exact_value
-            certified, exact_check = True, True
-            msg = "exact rational optimum (rational reconstruction, both bounds equal)"
-        dual, dual_bound = cert.dual, cert.dual_bound
+    seconds = time.perf_counter() - t0
     extra: dict = {}
     if at_lemma2:
         msg = ("column generation stopped at PG21 Lemma 2's bound (prices proportional to "

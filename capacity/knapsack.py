@@ -931,10 +931,20 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
     best_k: list[int] | None = None
     k = [0] * T
 
+    # with copy bounds, all remaining copies at once bound the rest too (capacity may
+    # not bind at all: 2,000 + 2,000 + 100 jobs in a server of capacity 10^9)
+    left: list[Fraction] | None = None
+    if bounds is not None:
+        left = [Fraction(0)] * (n + 1)
+        for pos in range(n - 1, -1, -1):
+            left[pos] = left[pos + 1] + bounds[items[pos]] * v[items[pos]]
+
     def bound(pos: int, r: list[Fraction]) -> Fraction | None:
         if pos == n:
             return Fraction(0)
         bs = [r[d] * rd for d in range(D) if (rd := ratio[pos][d]) is not None]
+        if left is not None:
+            bs.append(left[pos])
         return min(bs) if bs else None
 
     def rec(pos: int, r: list[Fraction], val: Fraction) -> None:

@@ -36,8 +36,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from capacity._lp_highs import MasterLP
-from capacity.certificate import certify
-from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.configuration_lp import (
+    ConfigurationLP,
+    result_of_mixture,
+    solve_configuration_lp,
+)
 from capacity.exact_fill_packing import MAX_EXACT_FILL_CAPACITY, exact_fill_bins
 from capacity.knapsack import knapsack_dp
 from capacity.perfect_patterns import perfect_patterns_upto_three
@@ -216,16 +219,9 @@ def _certified(lp_bounded: ConfigurationLP, lp_free: ConfigurationLP,
     """Both LPs' results for a fractional packing at the continuous bound, each
     certified with prices proportional to the weights."""
     seconds = time.perf_counter() - t0
-    out = []
-    for lp in (lp_bounded, lp_free):
-        cert = certify(lp, mixture, sizes.astype(float))
-        out.append(CapacityResult(
-            value=float(cert.lower), lower=cert.lower, upper=cert.upper,
-            certified=cert.certified, exact_check=cert.exact, status="optimal",
-            method="column-generation", servers=1, sizes=[r[0] for r in lp.rows],
-            demand=list(lp.demand), mixture=mixture, dual=cert.dual,
-            dual_bound=cert.dual_bound, iterations=rounds, columns=len(mixture),
-            seconds=seconds,
-            message=f"{how}, prices proportional to the weights: {cert.message}",
-            extra={"perfect_bin_decomposition": info}))
+    out = [result_of_mixture(lp, mixture, sizes.astype(float),
+                             how=f"{how}, prices proportional to the weights",
+                             iterations=rounds, seconds=seconds,
+                             extra={"perfect_bin_decomposition": info})
+           for lp in (lp_bounded, lp_free)]
     return out[0], out[1]

@@ -16,7 +16,9 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+import numpy as np
+
+from capacity.configuration_lp import ConfigurationLP, result_of_mixture, solve_configuration_lp
 from capacity.perfect_bin_decomposition import lp_at_continuous_bound
 from capacity.result import CapacityResult, cap_by_lemma2
 from theory.bin_packing_bounds import continuous_bound, martello_toth_l2
@@ -181,9 +183,17 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
         # 3 rounds, where the bounded LP from the unbounded optimum took 12)
         res = solve_configuration_lp(lp, method=method, max_types=max_types,
                                      max_configurations=max_configurations)
-        free = rho_star(sizes, probs, capacity=capacity, method=method,
-                        max_types=max_types, max_configurations=max_configurations,
-                        warm_start=res if res.method == "column-generation" else None)
+        # its optimum and prices often prove the LP over all patterns at once
+        lp_free = ConfigurationLP.build(sizes, probs, [(capacity, 1)])
+        free = result_of_mixture(lp_free, res.mixture, np.asarray(res.dual, dtype=float),
+                                 how="the optimum and prices of the LP with copy bounds",
+                                 method=res.method)
+        if free.certified:
+            free = cap_by_lemma2(free, bound)
+        else:
+            free = rho_star(sizes, probs, capacity=capacity, method=method,
+                            max_types=max_types, max_configurations=max_configurations,
+                            warm_start=res if res.method == "column-generation" else None)
     # Lemma 2 holds for the bounded LP too: a pattern's weights sum to at most C
     res = cap_by_lemma2(res, bound)
     z, (lo, hi) = fractional_bins(n, res)
