@@ -666,10 +666,10 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray,
     run from the largest source type down, so an i moved in from a larger type can
     move on.
 
-    With copy bounds ``most`` (single moves i -> j only, see
-    :func:`_dual_optimal_inequalities`), only columns holding fewer than ``most[j]``
-    jobs j give weight; slots of i that find none pass on with j's own move, to the
-    next smaller type. This is greedy: the caller checks the supply.
+    With copy bounds ``most`` (single moves i -> j, see
+    :func:`_dual_optimal_inequalities`), only columns with room below the bounds for
+    the jobs moved in give weight; slots of i that find none pass on with j's own move,
+    to the next smaller type. This is greedy: the caller checks the supply.
     """
     cls: list[int] = []
     cfg: list[np.ndarray] = []
@@ -690,7 +690,8 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray,
         while amount > 0 and at < len(hold):  # terms added here are visited too
             m = hold[at]
             at += 1
-            if wt[m] <= 0 or (most is not None and cfg[m][into[0]] >= most[into[0]]):
+            if wt[m] <= 0 or (most is not None and any(
+                    cfg[m][j] + into.count(j) > most[j] for j in into)):
                 continue
             c = cls[m]
             take = min(wt[m], amount / master.n[c])
@@ -989,7 +990,8 @@ def solve_configuration_lp(
             supply = np.zeros(lp.T)
             for term in mix:
                 supply += counts[term.server_class] * term.weight * term.config
-            if np.all(supply >= sol.t * (1 - 1e-9) * d):
+            if np.all(supply >= sol.t * (1 - 1e-9) * d) and all(
+                    np.all(term.config <= most) for term in mix):
                 return False
             master.close_transfers()
             for c in range(len(lp.caps)):

@@ -157,6 +157,9 @@ def test_l2_against_its_definition(seed):
     ws = [int(x) for x in rng.integers(1, C + 1, int(rng.integers(1, 30)))]
     assert martello_toth_l2(ws, C) == l2_by_definition(ws, C)
     assert martello_toth_l2(ws, C) >= continuous_bound(ws, C) == math.ceil(F(sum(ws), C))
+    # rationals (the integer path over a common denominator) and floats agree
+    assert martello_toth_l2([F(w, 7) for w in ws], F(C, 7)) == l2_by_definition(ws, C)
+    assert martello_toth_l2([w / 8 for w in ws], C / 8) == l2_by_definition(ws, C)
 
 
 def test_l2_beats_l1_where_big_items_cannot_share():
@@ -193,6 +196,24 @@ def test_huge_capacities_finish():
 
     r = rho_star([1, 2], capacity=10**9)
     assert r.certified and r.value == pytest.approx(2 * 10**9 / 3)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_exact_knapsack_with_copy_bounds_against_enumeration(seed):
+    """The rational search bounds what is left by the remaining copies too: right
+    where the capacity binds and where only the copies do."""
+    rng = np.random.default_rng(seed)
+    T = 4
+    v = [F(int(x), 7) for x in rng.integers(0, 20, T)]
+    w = [[int(x)] for x in rng.integers(1, 9, T)]
+    most = [int(x) for x in rng.integers(1, 4, T)]
+    for cap in (10, 1000):
+        best = max(sum(c * x for c, x in zip(k, v, strict=True))
+                   for k in itertools.product(*(range(m + 1) for m in most))
+                   if sum(c * r[0] for c, r in zip(k, w, strict=True)) <= cap)
+        got, k = knapsack_exact(v, w, [cap], threshold=-1, bounds=most)
+        assert got == best and k is not None
+        assert all(0 <= c <= m for c, m in zip(k, most, strict=True))
 
 
 def test_bounded_knapsack_edge_inputs():
@@ -329,6 +350,30 @@ def test_the_pair_holds_both_lps_and_the_unbounded_one_is_rho_star(ws, C, monkey
     assert float(bounded.extra["z_lp"]) == pytest.approx(
         float(bin_packing_lp(ws, C).extra["z_lp"]), rel=1e-12)
     assert float(bounded.value) <= float(free.value) * (1 + 1e-9)  # bounds only lower t
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_unbounded_lp_from_the_bounded_one_is_rho_star(seed):
+    """The bounded LP is solved first; its optimum and prices prove the unbounded LP
+    when no pattern with more copies than the instance has prices above them, else
+    column generation goes on from them. Either way the unbounded LP is rho* of the
+    weights to 1e-9, certified."""
+    rng = np.random.default_rng(900 + seed)
+    C = 100
+    # odd seeds: copies bind (three small jobs: one bin, where copies would fill it)
+    ws = ([int(w) for w in rng.integers(20, 36, 40)] if seed % 2 == 0
+          else [int(w) for w in rng.choice(np.arange(11, 30), 3, replace=False)])
+    bounded, free = bin_packing_lp_pair(ws, C)
+    cnt = Counter(ws)
+    sizes = sorted(cnt)
+    ref = rho_star(sizes, [F(cnt[s], len(ws)) for s in sizes], capacity=C)
+    assert bounded.certified and free.certified
+    assert float(free.lower) == pytest.approx(float(ref.lower), rel=1e-9)
+    shortcut = free.message.startswith("the optimum and prices of the LP with copy bounds")
+    same = float(bounded.value) == pytest.approx(float(free.value), rel=1e-9)
+    assert same or not shortcut
+    assert same != (seed % 2 == 1 or seed == 8)  # copies bind (on seed 8 by chance)
+    assert shortcut or seed % 2 == 1 or seed == 8  # the others take it
 
 
 def test_the_lp_of_an_instance():

@@ -118,3 +118,122 @@ def test_the_seeds_above_reach_their_optimum_with_transfers_in_use(monkeypatch):
     monkeypatch.setattr(clp, "_pure_mixture", pure_columns_only)
     assert not all(solve_configuration_lp(small_lp(seed), method="column-generation").certified
                    for seed in range(6))
+
+
+# --- moves under copy bounds (bin-packing LPs) -------------------------------------
+
+def instance(seed: int) -> tuple[list[int], int]:
+    """A small bin-packing instance: 3-7 weights, 1-3 copies each, some below half of
+    the others (so pair moves would exist), capacity 100."""
+    rng = np.random.default_rng(500 + seed)
+    T = int(rng.integers(3, 8))
+    sizes = rng.choice(np.arange(12, 71), T, replace=False)
+    return [int(s) for s in sizes for _ in range(int(rng.integers(1, 4)))], 100
+
+
+def bounded_lp(ws: list[int], C: int) -> ConfigurationLP:
+    return ConfigurationLP.of_instance(ws, C)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_moves_under_copy_bounds_keep_the_bounded_lp(seed):
+    """Column generation with the moves y_i >= y_j under copy bounds reaches the LP over
+    all bounded patterns (enumerated, no moves) to 1e-9, certified, with a mixture
+    inside the bounds."""
+    lp = bounded_lp(*instance(seed))
+    assert lp.copy_bounds() is not None
+    cg = solve_configuration_lp(lp, method="column-generation")
+    full = solve_configuration_lp(lp, method="enumerate")
+    assert cg.certified and full.certified
+    assert float(cg.lower) == pytest.approx(float(full.lower), rel=1e-9)
+    assert all(lp.within_copies(t.config) and lp.exact_fits(t.server_class, t.config)
+               for t in cg.mixture)
+
+
+def test_only_single_moves_under_copy_bounds():
+    """Pairs (two smaller jobs in one job's place) may exceed a copy bound: only the
+    chain to the next smaller size is offered, and only where d_i / n_i >= d_j / n_j."""
+    sizes = np.array([60.0, 30.0, 25.0, 10.0])
+    free = _dual_optimal_inequalities(sizes)
+    assert any(len(m) == 3 for m in free)
+    prop = _dual_optimal_inequalities(sizes, np.array([2, 1, 1, 3]), [F(2), F(1), F(1), F(3)])
+    assert prop == [(0, 1), (1, 2), (2, 3)]
+    # demand not proportional to the bounds: 1 -> 2 has d_1 / n_1 = 1 < d_2 / n_2 = 4
+    skew = _dual_optimal_inequalities(sizes, np.array([2, 1, 1, 3]), [F(2), F(1), F(4), F(3)])
+    assert skew == [(0, 1), (2, 3)]
+    with pytest.raises(ValueError, match="demand"):
+        _dual_optimal_inequalities(sizes, np.array([1, 1, 1, 1]))
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pure_mixture_within_copy_bounds(seed):
+    """A master serving jobs through chains of moves under copy bounds: the mixture
+    carried out stays within the bounds and supplies what the master does, while the
+    same moves carried out without the bounds exceed them on some seeds."""
+    rng = np.random.default_rng(700 + seed)
+    T = 6
+    sizes = np.sort(rng.choice(np.arange(20, 50), T, replace=False))[::-1].astype(float)
+    most = rng.integers(1, 3, T)
+    demand = most / most.sum()
+    master = MasterLP(demand, np.array([1.0]))
+    # bins of the largest types only: every smaller type is served by moves
+    cols = []
+    for a in range(3):
+        for b in range(a, 3):
+            k = np.zeros(T, dtype=np.int64)
+            k[a] += 1
+            k[b] += 1
+            if k @ sizes <= 100 and np.all(k <= most):
+                cols.append(k)
+    master.add_columns(0, np.array(cols))
+    master.add_transfers(_dual_optimal_inequalities(sizes, most, list(demand)))
+    sol = master.solve()
+    assert sol.transfers.sum() > 0
+    mix = _pure_mixture(master, sol, sizes, most)
+    assert all(np.all(t.config <= most) and t.config @ sizes <= 100 for t in mix)
+    got = supply_of(mix, T, np.array([1.0]))
+    assert np.all(got >= sol.t * demand * (1 - 1e-9))
+
+
+def test_a_move_into_a_full_type_passes_on_down_the_chain():
+    """Sizes 50, 49, 48, one job each, one column {50, 49}: the master reaches t = 2
+    with moves 50 -> 49 (1/3) and 49 -> 48 (2/3). The column is full of 49, so the
+    slot of 50 passes on to 48; carried out, {50, 49}, {49, 48} and {50, 48} at 1/3
+    each supply every job 2/3. (Dropping the first move instead leaves 49 at 1/3.)"""
+    sizes = np.array([50.0, 49.0, 48.0])
+    most = np.array([1, 1, 1])
+    demand = np.full(3, 1 / 3)
+    master = MasterLP(demand, np.array([1.0]))
+    master.add_columns(0, np.array([[1, 1, 0]]))
+    master.add_transfers(_dual_optimal_inequalities(sizes, most, [F(1, 3)] * 3))
+    sol = master.solve()
+    assert sol.t == pytest.approx(2.0)
+    mix = _pure_mixture(master, sol, sizes, most)
+    assert all(np.all(t.config <= most) for t in mix)
+    assert supply_of(mix, 3, np.array([1.0])) == pytest.approx([2 / 3] * 3)
+    # the same moves carried out without the bounds: a configuration with two 49s
+    loose = _pure_mixture(master, sol, sizes)
+    assert any(np.any(t.config > most) for t in loose)
+
+
+def test_moves_that_cannot_be_carried_out_are_closed(monkeypatch):
+    """The wrong moves for copy bounds (pairs as well: two j's in one i's place) give
+    a master above the LP; the mixture carried out falls short, the moves are closed
+    and column generation goes on to the LP's optimum, certified."""
+    import capacity._lp_highs as lph
+    import capacity.configuration_lp as clp
+
+    real = clp._dual_optimal_inequalities
+    monkeypatch.setattr(clp, "_dual_optimal_inequalities",
+                        lambda sizes, copies=None, demand=None: real(sizes))
+    closed = []
+    close = lph.MasterLP.close_transfers
+    monkeypatch.setattr(lph.MasterLP, "close_transfers",
+                        lambda self: closed.append(1) or close(self))
+    for seed in range(30):
+        lp = bounded_lp(*instance(seed))
+        cg = solve_configuration_lp(lp, method="column-generation")
+        full = solve_configuration_lp(lp, method="enumerate")
+        assert cg.certified
+        assert float(cg.lower) == pytest.approx(float(full.lower), rel=1e-9)
+    assert closed
