@@ -174,19 +174,62 @@ def _dp2_fits(C: np.ndarray, T: int) -> bool:
     return cells <= 20_000_000 and cells * T <= _DP_WORK
 
 
+def _program_decides(Wi: np.ndarray, Ci: np.ndarray, lp: ConfigurationLP) -> bool:
+    """A dynamic program finds the best price of a class's configurations."""
+    if Wi.shape[1] == 1:
+        return _dp_fits(int(Ci[0]), lp, Wi[:, 0])
+    return Wi.shape[1] == 2 and lp.max_copies is None and _dp2_fits(Ci, len(Wi))
+
+
+def _exact_max_price(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray,
+                     lp: ConfigurationLP) -> int | None:
+    """max V.k over the configurations of a class, exactly in integers, when a dynamic
+    program decides it; None otherwise."""
+    if not _program_decides(Wi, Ci, lp):
+        return None
+    most = lp.copy_bounds()
+    if Wi.shape[1] == 1:
+        if most is not None:
+            return int(knapsack_dp_bounded(V, Wi[:, 0], int(Ci[0]), most,
+                                           config=False).value)
+        return int(knapsack_dp(V, Wi[:, 0], int(Ci[0])).value)
+    return int(knapsack_dp2(V, Wi, (int(Ci[0]), int(Ci[1]))).value)
+
+
 def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: int,
                              lp: ConfigurationLP) -> bool:
     """No feasible configuration has integer price V.k above B (exact integers)."""
-    most = lp.copy_bounds()
-    if Wi.shape[1] == 1 and _dp_fits(int(Ci[0]), lp, Wi[:, 0]):
-        if most is not None:
-            return int(knapsack_dp_bounded(V, Wi[:, 0], int(Ci[0]), most,
-                                           config=False).value) <= B
-        return int(knapsack_dp(V, Wi[:, 0], int(Ci[0])).value) <= B
-    if Wi.shape[1] == 2 and most is None and _dp2_fits(Ci, len(V)):
-        return int(knapsack_dp2(V, Wi, (int(Ci[0]), int(Ci[1]))).value) <= B
-    res = knapsack_bb(V, Wi, Ci, threshold=B, exact=True, bounds=most)
+    top = _exact_max_price(V, Wi, Ci, lp)
+    if top is not None:
+        return top <= B
+    res = knapsack_bb(V, Wi, Ci, threshold=B, exact=True, bounds=lp.copy_bounds())
     return bool(res.proven and not res.config.any())
+
+
+def _prices_by_programs(lp: ConfigurationLP, ints: tuple[np.ndarray, np.ndarray],
+                        y: np.ndarray) -> tuple[list[Number], Number, np.ndarray] | None:
+    """The dual bound in one exact program per class: prices ``y`` (max 1) floored to
+    multiples of 2^-E, and each class's best configuration at those prices computed in
+    integers. ``(betas, y.d, prices)`` exactly; None when some class needs the search
+    or a job has size 0 in a resource (no a-priori limit on the jobs a configuration
+    holds, which E needs)."""
+    Wi, Ci = ints
+    if not lp.caps or np.any(Wi <= 0) or not all(
+            _program_decides(Wi, Ci[c], lp) for c in range(len(lp.caps))):
+        return None
+    jobs = max(min(int(Ci[c, d]) // int(Wi[:, d].min()) for d in range(lp.D))
+               for c in range(len(lp.caps)))
+    # a configuration's price is at most jobs * max y = jobs: every sum stays <= 2^60
+    E = 60 - math.ceil(math.log2(max(jobs, 1)))
+    V = np.floor(np.ldexp(y, E)).astype(np.int64)
+    betas: list[Number] = []
+    for c in range(len(lp.caps)):
+        top = _exact_max_price(V, Wi, Ci[c], lp)
+        assert top is not None
+        betas.append(Fraction(top, 2**E))
+    yd = sum((Fraction(int(V[j]), 2**E) * lp.demand[j] for j in range(lp.T)
+              if lp.demand[j] > 0), Fraction(0))
+    return betas, yd, np.ldexp(V.astype(float), -E)
 
 
 def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> Certificate:
@@ -211,23 +254,28 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
     y = np.maximum(np.asarray(y, dtype=float), 0.0)
     if y.max(initial=0.0) > 0:
         y = y / y.max()  # the bound is invariant under scaling; avoid tiny numbers
-    Wf = np.array([[float(v) for v in r] for r in lp.rows])
-    # the largest price of a configuration is attained by the mixture's columns at an
-    # optimum: search only for configurations above that (with a small slack)
-    expect = [max([float(t.config @ y) for t in mixture if t.server_class == c] or [0.0])
-              for c in range(len(lp.caps))]
-    betas_f = []
-    dual_ok = True
-    for c in range(len(lp.caps)):
-        b = _max_price(y, lp, c, ints, Wf, expect[c] * (1 + _BETA_SLACK))
-        if b is None:
-            dual_ok = False
-            msgs.append(f"dual check incomplete for class {c} (search budget)")
-            b = expect[c]
-        betas_f.append(max(b, expect[c]) * (1 + _BETA_SLACK))
     upper: Number
     betas: list[Number]
-    if exact and ints is None:
+    yd: Number
+    by_programs = _prices_by_programs(lp, ints, y) if exact and ints is not None else None
+    dual_ok = True
+    betas_f = []
+    if by_programs is None:
+        Wf = np.array([[float(v) for v in r] for r in lp.rows])
+        # the largest price of a configuration is attained by the mixture's columns at
+        # an optimum: search only for configurations above that (with a small slack)
+        expect = [max([float(t.config @ y) for t in mixture if t.server_class == c] or [0.0])
+                  for c in range(len(lp.caps))]
+        for c in range(len(lp.caps)):
+            b = _max_price(y, lp, c, ints, Wf, expect[c] * (1 + _BETA_SLACK))
+            if b is None:
+                dual_ok = False
+                msgs.append(f"dual check incomplete for class {c} (search budget)")
+                b = expect[c]
+            betas_f.append(max(b, expect[c]) * (1 + _BETA_SLACK))
+    if by_programs is not None:
+        betas, yd, y_report = by_programs
+    elif exact and ints is None:
         # huge denominators: exact search in rational arithmetic on the prices as given
         ye = [Fraction(float(v)) for v in y]
         betas = []

@@ -282,3 +282,32 @@ def test_nonfinite_inputs_never_give_an_invalid_interval(exact, weight, price):
     assert float(cert.lower) <= 2  # NaN fails here
     assert float(cert.upper) >= 2
     assert not (math.isnan(float(weight)) or math.isnan(price)) or not cert.certified
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("bounded", [False, True], ids=["free", "bounded"])
+def test_the_exact_dual_bound_is_the_best_configuration_at_the_reported_prices(seed, bounded):
+    """Any prices, even poor ones: the exact bound is sum_c n_c max_k <y, k> / <y, d> at
+    the prices the certificate reports (its integer program found the true maximum,
+    checked by enumerating every configuration in rationals), and it never falls
+    below the LP's optimum."""
+    rng = np.random.default_rng(seed)
+    sizes = [F(int(v), 60) for v in rng.choice(np.arange(7, 45), 4, replace=False)]
+    demand = [F(int(v), 10) for v in rng.integers(1, 5, 4)]
+    total = sum(demand)
+    demand = [d / total for d in demand]
+    lp = ConfigurationLP.build(sizes, demand, [(1, 2)],
+                               max_copies=[2, 1, 3, 2] if bounded else None)
+    ref = solve_configuration_lp(lp, method="enumerate")
+    y = rng.random(4)
+    cert = certify(lp, ref.mixture, y)
+    assert cert.exact and isinstance(cert.upper, F)
+    ye = [F(float(v)) for v in cert.dual]
+    most = [2, 1, 3, 2] if bounded else [None] * 4
+    best = max(sum(int(c) * v for c, v in zip(k, ye, strict=True))
+               for k in feasible_configurations(sizes, 1)
+               if all(m is None or c <= m for c, m in zip(k, most, strict=True)))
+    # the reported prices are the exact ones divided by a float: equal to rounding
+    assert float(cert.upper) == pytest.approx(
+        float(2 * best / sum(v * d for v, d in zip(ye, demand, strict=True))), rel=1e-12)
+    assert cert.upper >= ref.lower
