@@ -828,13 +828,14 @@ def _dual_optimal_inequalities(sizes: np.ndarray, copies: np.ndarray | None = No
 
     With copy bounds n (patterns hold at most n_j jobs of type j) and demand d, only
     the moves i -> j with d_i / n_i >= d_j / n_j (all of them for a bin-packing
-    instance, where d is proportional to n): y_i >= y_j stays dual-optimal there. A
-    mixture using a move i -> j of x units either supplies j without it (drop it) or
-    holds more than x jobs i in patterns with fewer than n_j of j: patterns full of j
-    weigh less than d_j t / n_j when j falls short, so they hold fewer than
-    n_i d_j t / n_j <= d_i t jobs i, while i's supply is at least d_i t + x. Swapping
-    i for j in the others carries the move out within the bounds. (Two j's in place of
-    one i may exceed n_j: the pairs are not dual-optimal there.)
+    instance, where d is proportional to n). One such move is dual-optimal: a mixture
+    using it for x units either supplies j without it (drop it) or holds more than x
+    jobs i in patterns with fewer than n_j of j (patterns full of j weigh less than
+    d_j t / n_j when j falls short, so they hold fewer than n_i d_j t / n_j <= d_i t
+    jobs i, while i supplies at least d_i t + x), where i is swapped for j. Along a
+    chain :func:`_pure_mixture` carries the moves out greedily and column generation
+    closes them if that falls short, so no answer rests on the chain. (Two j's in
+    place of one i may exceed n_j: the pairs are not offered.)
     """
     asc = np.argsort(sizes, kind="stable")
     srt = sizes[asc]
@@ -947,6 +948,8 @@ def solve_configuration_lp(
                 chosen = "column-generation"
     unproven = reached = at_lemma2 = False
     l2 = lemma2_bound(lp)
+    # the last mixture carried out under copy bounds, with the solution it came from
+    carried: list[tuple[MasterSolution, list[MixtureTerm]]] = []
     if chosen == "enumerate":
         if method == "enumerate":
             cols = _enumerate_columns(lp, max_configurations)
@@ -987,6 +990,7 @@ def solve_configuration_lp(
             if most is None or not sol.transfers.any():
                 return False
             mix = _pure_mixture(master, sol, W[:, 0], most)
+            carried[:] = [(sol, mix)]
             supply = np.zeros(lp.T)
             for term in mix:
                 supply += counts[term.server_class] * term.weight * term.config
@@ -1112,7 +1116,9 @@ def solve_configuration_lp(
                 keep[old_cols] = False
                 idle = idle[keep]
         prog.__exit__(None, None, None)
-    if sol.transfers.any():
+    if carried and carried[0][0] is sol:
+        mixture = carried[0][1]
+    elif sol.transfers.any():
         mixture = _pure_mixture(master, sol, W[:, 0], lp.copy_bounds())
     else:
         mixture = [
