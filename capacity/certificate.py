@@ -207,12 +207,17 @@ def _exact_price_bound_holds(V: np.ndarray, Wi: np.ndarray, Ci: np.ndarray, B: i
 
 
 def _prices_by_programs(lp: ConfigurationLP, ints: tuple[np.ndarray, np.ndarray],
-                        y: np.ndarray) -> tuple[list[Number], Number, np.ndarray] | None:
+                        y: np.ndarray, lower: Number
+                        ) -> tuple[list[Number], Number, np.ndarray] | None:
     """The dual bound in one exact program per class: prices ``y`` (max 1) floored to
     multiples of 2^-E, and each class's best configuration at those prices computed in
     integers. ``(betas, y.d, prices)`` exactly; None when some class needs the search
     or a job has size 0 in a resource (no a-priori limit on the jobs a configuration
-    holds, which E needs)."""
+    holds, which E needs).
+
+    Under copy bounds (one resource), the unbounded program comes first: its maximum
+    bounds the bounded one, and when that bound already meets ``lower`` within
+    CERT_RTOL, the costlier 0/1 program is not run."""
     Wi, Ci = ints
     if not lp.caps or np.any(Wi <= 0) or not all(
             _program_decides(Wi, Ci[c], lp) for c in range(len(lp.caps))):
@@ -222,14 +227,24 @@ def _prices_by_programs(lp: ConfigurationLP, ints: tuple[np.ndarray, np.ndarray]
     # a configuration's price is at most jobs * max y = jobs: every sum stays <= 2^60
     E = 60 - math.ceil(math.log2(max(jobs, 1)))
     V = np.floor(np.ldexp(y, E)).astype(np.int64)
+    yd = sum((Fraction(int(V[j]), 2**E) * lp.demand[j] for j in range(lp.T)
+              if lp.demand[j] > 0), Fraction(0))
+    prices = np.ldexp(V.astype(float), -E)
+    if lp.max_copies is not None and lp.D == 1 and yd > 0 and all(
+            int(Ci[c, 0]) <= DP_MAX_CAPACITY
+            and knapsack_dp_cells(Wi[:, 0], int(Ci[c, 0])) <= _DP_WORK
+            for c in range(len(lp.caps))):
+        free: list[Number] = [Fraction(int(knapsack_dp(V, Wi[:, 0], int(Ci[c, 0])).value), 2**E)
+                              for c in range(len(lp.caps))]
+        upper = sum((lp.counts[c] * free[c] for c in range(len(lp.caps))), Fraction(0)) / yd
+        if float(upper) - float(lower) <= CERT_RTOL * max(1.0, float(upper)):
+            return free, yd, prices
     betas: list[Number] = []
     for c in range(len(lp.caps)):
         top = _exact_max_price(V, Wi, Ci[c], lp)
         assert top is not None
         betas.append(Fraction(top, 2**E))
-    yd = sum((Fraction(int(V[j]), 2**E) * lp.demand[j] for j in range(lp.T)
-              if lp.demand[j] > 0), Fraction(0))
-    return betas, yd, np.ldexp(V.astype(float), -E)
+    return betas, yd, prices
 
 
 def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> Certificate:
@@ -257,7 +272,8 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
     upper: Number
     betas: list[Number]
     yd: Number
-    by_programs = _prices_by_programs(lp, ints, y) if exact and ints is not None else None
+    by_programs = (_prices_by_programs(lp, ints, y, lower) if exact and ints is not None
+                   else None)
     dual_ok = True
     betas_f = []
     if by_programs is None:

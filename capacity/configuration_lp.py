@@ -475,6 +475,10 @@ class _Pricer:
                 cols = [k for k in capped if float(k @ y) > thr]
                 if cols:
                     return cols
+                if self.grid_exact and float(free.value) <= thr:
+                    # no configuration at all prices above thr: none within the bounds
+                    self.last_max = float(free.value)
+                    return []
             if self.bounds is None:
                 res = knapsack_dp(y, w, C, per_type_threshold=thr,
                                   max_columns=self.candidates(max_columns),
