@@ -311,3 +311,30 @@ def test_the_exact_dual_bound_is_the_best_configuration_at_the_reported_prices(s
     assert float(cert.upper) == pytest.approx(
         float(2 * best / sum(v * d for v, d in zip(ye, demand, strict=True))), rel=1e-12)
     assert cert.upper >= ref.lower
+
+
+def test_a_bounded_dual_bound_from_the_unbounded_program_only_when_tight(monkeypatch):
+    """Under copy bounds the unbounded program's maximum bounds the 0/1 one: the
+    certificate uses it alone when that already meets the primal bound (the 0/1
+    program is not run), and runs the 0/1 program when copies bind (a bound from the
+    relaxation alone would not certify)."""
+    import capacity.certificate as cm
+
+    calls = []
+    real = cm.knapsack_dp_bounded
+    monkeypatch.setattr(cm, "knapsack_dp_bounded",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    # perfect pairs at prices proportional to the weights: no pattern, bounded or
+    # not, is worth more than a full bin
+    ws = [20, 80, 30, 70, 40, 60]
+    loose = ConfigurationLP.of_instance(ws, 100)
+    ref = solve_configuration_lp(loose, method="enumerate")
+    calls.clear()
+    cert = certify(loose, ref.mixture, np.array(ws, dtype=float))
+    assert cert.certified and cert.exact and cert.upper == 2 and not calls
+    # three jobs of weight 25 and one of 10: copies bind (4 x 25 would fill a bin)
+    tight = ConfigurationLP.of_instance([25, 25, 25, 10], 100)
+    ref = solve_configuration_lp(tight, method="enumerate")
+    calls.clear()
+    cert = certify(tight, ref.mixture, np.asarray(ref.dual))
+    assert cert.certified and cert.exact and calls
