@@ -629,10 +629,12 @@ def _column_key(c: int, k: np.ndarray) -> tuple[int, bytes, bytes]:
 
 def _supply(master: MasterLP, sol) -> np.ndarray:
     """Supply n_c sum_k p_ck k_j of every type, after the master's transfers."""
+    used = np.flatnonzero(sol.p > 0)
     supply = np.zeros(master.T)
-    for i in np.flatnonzero(sol.p > 0):
-        c, k = master.columns[i]
-        supply += master.n[c] * sol.p[i] * k
+    if used.size:
+        cols = [master.columns[i] for i in used]
+        weight = np.array([master.n[c] for c, _k in cols]) * sol.p[used]
+        supply = weight @ np.array([k for _c, k in cols], dtype=float)
     return supply + master.transferred(sol.transfers) if master.transfers else supply
 
 
