@@ -179,11 +179,10 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
                                      else None)
     else:
         # the bounded LP first: its patterns are patterns of the LP over all of them,
-        # whose optimum then takes a few rounds from them (Scholl_3-shaped 1,000 items:
-        # 3 rounds, where the bounded LP from the unbounded optimum took 12)
+        # so its optimum and prices often prove that LP at once (Scholl_3-shaped 1,000
+        # items), and start it otherwise; the other order took 12 bounded rounds there
         res = solve_configuration_lp(lp, method=method, max_types=max_types,
                                      max_configurations=max_configurations)
-        # its optimum and prices often prove the LP over all patterns at once
         lp_free = ConfigurationLP.build(sizes, probs, [(capacity, 1)])
         free = result_of_mixture(lp_free, res.mixture, np.asarray(res.dual, dtype=float),
                                  how="the optimum and prices of the LP with copy bounds",
