@@ -222,10 +222,18 @@ def _prices_by_programs(lp: ConfigurationLP, ints: tuple[np.ndarray, np.ndarray]
     if not lp.caps or np.any(Wi <= 0) or not all(
             _program_decides(Wi, Ci[c], lp) for c in range(len(lp.caps))):
         return None
+    # a-priori bounds on any configuration's price (y <= 1): the most jobs it holds,
+    # and the sum over types of y_j times the most jobs j it holds (within the copy
+    # bounds); with E below, every price sum the programs form stays <= 2^60
+    per_type = np.array([[min(int(Ci[c, d]) // int(Wi[j, d]) for d in range(lp.D))
+                          for j in range(lp.T)] for c in range(len(lp.caps))])
+    most = lp.copy_bounds()
+    if most is not None:
+        per_type = np.minimum(per_type, most)
     jobs = max(min(int(Ci[c, d]) // int(Wi[:, d].min()) for d in range(lp.D))
                for c in range(len(lp.caps)))
-    # a configuration's price is at most jobs * max y = jobs: every sum stays <= 2^60
-    E = 60 - math.ceil(math.log2(max(jobs, 1)))
+    price_cap = min(float(jobs), float((per_type.astype(float) @ y).max()) * (1 + 1e-12))
+    E = 60 - math.ceil(math.log2(max(price_cap, 1.0)))
     V = np.floor(np.ldexp(y, E)).astype(np.int64)
     yd = sum((Fraction(int(V[j]), 2**E) * lp.demand[j] for j in range(lp.T)
               if lp.demand[j] > 0), Fraction(0))

@@ -939,6 +939,9 @@ def solve_configuration_lp(
                  what=f"a configuration LP of {lp.T:,} job types", option="max_types",
                  unit="types", hint="bracket the sizes on a coarser grid or partition")
     positive_int(max_configurations, name="max_configurations")
+    if warm_start is not None and not isinstance(warm_start, CapacityResult):
+        raise TypeError(f"warm_start must be a solved LP (a CapacityResult), got "
+                        f"{type(warm_start).__name__}")
     t0 = time.perf_counter()
     W, C, integral = lp.pricing_data()
     d = np.array([float(v) for v in lp.demand])

@@ -55,10 +55,12 @@ def martello_toth_l2(weights: Sequence[object], capacity: object) -> int:
     ws, cap = _instance(weights, capacity)
     zero: Number = Fraction(0) if isinstance(cap, Fraction) else 0.0
     exact = [w for w in ws if isinstance(w, Fraction)]
-    if isinstance(cap, Fraction) and len(exact) == len(ws):
+    scale = (math.lcm(cap.denominator, *(w.denominator for w in exact))
+             if isinstance(cap, Fraction) and len(exact) == len(ws) else 0)
+    if 0 < scale < 2**64:
         # exact weights in integers over a common denominator: the same bound, without
-        # the cost of Fraction arithmetic (0.3 s for 1,000 items)
-        scale = math.lcm(cap.denominator, *(w.denominator for w in exact))
+        # the cost of Fraction arithmetic (0.3 s for 1,000 items); beyond 2^64 the
+        # integers would cost more than the fractions
         ws = [int(w * scale) for w in exact]
         cap, zero = int(cap * scale), 0
     srt = sorted(ws)

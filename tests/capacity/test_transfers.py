@@ -237,3 +237,9 @@ def test_moves_that_cannot_be_carried_out_are_closed(monkeypatch):
         assert cg.certified
         assert float(cg.lower) == pytest.approx(float(full.lower), rel=1e-9)
     assert closed
+
+
+def test_warm_start_must_be_a_solved_lp():
+    lp = small_lp(0)
+    with pytest.raises(TypeError, match="warm_start must be a solved LP"):
+        solve_configuration_lp(lp, method="column-generation", warm_start=2.0)
