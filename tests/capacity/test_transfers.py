@@ -243,3 +243,18 @@ def test_warm_start_must_be_a_solved_lp():
     lp = small_lp(0)
     with pytest.raises(TypeError, match="warm_start must be a solved LP"):
         solve_configuration_lp(lp, method="column-generation", warm_start=2.0)
+
+
+def test_the_bounded_seeds_above_use_moves(monkeypatch):
+    """The agreement test above is not vacuous: on some of its instances the optimum is
+    reached with moves in use under the copy bounds, and carried out within them."""
+    import capacity.configuration_lp as clp
+
+    used = []
+    real = clp._pure_mixture
+    monkeypatch.setattr(clp, "_pure_mixture",
+                        lambda m, sol, s, most=None: used.append(most is not None)
+                        or real(m, sol, s, most))
+    for seed in range(30):
+        solve_configuration_lp(bounded_lp(*instance(seed)), method="column-generation")
+    assert any(used)
