@@ -141,3 +141,40 @@ def test_full_columns_agree_with_the_best_within_capacity(seed, monkeypatch):
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
+
+
+def small_sizes_instance(seed: int) -> ConfigurationLP:
+    """Sizes a small fraction of the capacity: configurations of many jobs."""
+    rng = np.random.default_rng(seed)
+    C = int(rng.integers(300, 3000))
+    w = np.unique(rng.integers(max(1, C // 60), C // 5, int(rng.integers(30, 90))))
+    probs = [F(int(x)) for x in rng.integers(1, 5, len(w))]
+    return ConfigurationLP.build([F(int(x), C) for x in w], probs, [(1, 2)])
+
+
+def test_few_columns_for_long_configurations_on_a_small_table():
+    """Long configurations on a small exact table: at least _FEW_COLUMNS a round, one
+    per _CELLS_PER_COLUMN cells; short ones, or a table large enough, keep the usual
+    number."""
+    lp = small_sizes_instance(0)
+    W, C, integral = lp.pricing_data()
+    pricer = clp._Pricer(W, C[0], integral)
+    assert not pricer.short_columns and pricer.table_cells is not None
+    usual = clp._columns_per_round(lp.T)
+    assert clp._columns_per_round(lp.T, [pricer]) == min(usual, clp._FEW_COLUMNS)
+    short = bin_packing_instance(0)
+    W2, C2, integral2 = short.pricing_data()
+    assert clp._columns_per_round(short.T, [clp._Pricer(W2, C2[0], integral2)]) == \
+        clp._columns_per_round(short.T)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_few_columns_a_round_agree_with_the_usual_number(seed, monkeypatch):
+    """Long configurations solved with few columns a round (the fast path) and with the
+    usual number (the reference): both certified, equal to 1e-9."""
+    lp = small_sizes_instance(seed)
+    fast = solve_configuration_lp(lp, method="column-generation")
+    monkeypatch.setattr(clp, "_columns_per_round", lambda T, pricers=(): max(20, T // 4))
+    ref = solve_configuration_lp(lp, method="column-generation")
+    assert fast.certified and ref.certified
+    assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
