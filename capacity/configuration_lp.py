@@ -289,10 +289,15 @@ def _columns_per_round(T: int, pricers: Sequence[_Pricer] = ()) -> int:
         usual = min(1000, T // 6)
     else:
         usual = min(_COLUMNS_PER_ROUND, max(20, T // 4))
-    if pricers and all(p.table_cells is not None and not p.short_columns for p in pricers):
-        cells = max(p.table_cells for p in pricers if p.table_cells is not None)
-        return min(usual, max(_FEW_COLUMNS, cells // _CELLS_PER_COLUMN))
-    return usual
+    if not pricers or any(p.short_columns for p in pricers):
+        return usual
+    cells = [p.table_cells for p in pricers]
+    if any(c is None for c in cells):
+        return usual
+    return min(usual, max(_FEW_COLUMNS, max(c for c in cells if c is not None)
+                          // _CELLS_PER_COLUMN))
+
+
 #: Column pool: once the master holds more than _POOL_FACTOR columns per row, columns
 #: whose reduced cost stayed above _IDLE_REDUCED_COST for _POOL_AGE rounds are removed.
 _POOL_FACTOR = 4
