@@ -173,8 +173,12 @@ def test_few_columns_a_round_agree_with_the_usual_number(seed, monkeypatch):
     """Long configurations solved with few columns a round (the fast path) and with the
     usual number (the reference): both certified, equal to 1e-9."""
     lp = small_sizes_instance(seed)
+    W, C, integral = lp.pricing_data()
+    usual = clp._columns_per_round(lp.T)
+    # the two paths differ: the rule cuts this LP's columns a round
+    assert clp._columns_per_round(lp.T, [clp._Pricer(W, C[0], integral)]) < usual
     fast = solve_configuration_lp(lp, method="column-generation")
-    monkeypatch.setattr(clp, "_columns_per_round", lambda T, pricers=(): max(20, T // 4))
+    monkeypatch.setattr(clp, "_columns_per_round", lambda T, pricers=(): usual)
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
