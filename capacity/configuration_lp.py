@@ -699,9 +699,10 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray,
                   most: np.ndarray | None = None) -> list[MixtureTerm]:
     """The master's mixture with its transfers carried out in the configurations.
 
-    A transfer (i, j, ...) of x supply units takes x / n_c of weight from columns of
-    class c holding an i and gives it to the same column with the i replaced by
-    j, ... (which fit in its place, Ben Amor et al. 2006): the supply of every type is
+    A transfer (i, j, ...) of x supply units takes x / (q n_c) of weight from columns
+    of class c holding q copies of i and gives it to the same column with each i
+    replaced by j, ... (which fit in its place, Ben Amor et al. 2006; q is cut to the
+    copy bounds): the supply of every type is
     that of the master with transfers, and every configuration stays feasible. Moves
     run from the largest source type down, so an i moved in from a larger type can
     move on.
@@ -724,24 +725,29 @@ def _pure_mixture(master: MasterLP, sol, sizes: np.ndarray,
         wt.append(w)
 
     def swap(i: int, into: tuple[int, ...], amount: float) -> float:
-        """Put ``into`` in place of an i in up to ``amount`` supply units; the rest."""
+        """Put ``into`` in place of as many i as fit in each configuration holding
+        one, in up to ``amount`` supply units; the rest."""
         hold = holders.get(i, [])
         at = 0
+        per = {j: into.count(j) for j in into}
         while amount > 0 and at < len(hold):  # terms added here are visited too
             m = hold[at]
             at += 1
-            if wt[m] <= 0 or (most is not None and any(
-                    cfg[m][j] + into.count(j) > most[j] for j in into)):
+            q = int(cfg[m][i])
+            if most is not None:
+                q = min(q, *((int(most[j]) - int(cfg[m][j])) // c for j, c in per.items()))
+            if wt[m] <= 0 or q <= 0:
                 continue
+            # one copy at a time made a configuration of 10^9 jobs as many terms
             c = cls[m]
-            take = min(wt[m], amount / master.n[c])
+            take = min(wt[m], amount / (q * master.n[c]))
             moved = cfg[m].copy()
-            moved[i] -= 1
-            for j in into:
-                moved[j] += 1
+            moved[i] -= q
+            for j, cj in per.items():
+                moved[j] += q * cj
             wt[m] -= take
             add(c, moved, take)
-            amount -= take * master.n[c]
+            amount -= take * q * master.n[c]
         return amount
 
     for (c, k), w in zip(master.columns, sol.p, strict=True):

@@ -258,3 +258,23 @@ def test_the_bounded_seeds_above_use_moves(monkeypatch):
     for seed in range(30):
         solve_configuration_lp(bounded_lp(*instance(seed)), method="column-generation")
     assert any(used)
+
+
+@pytest.mark.parametrize("most", [None, 400_000_000])
+def test_a_transfer_replaces_every_copy_at_once(most):
+    """A configuration of 10^9 jobs of a large type serving a small one through a
+    transfer: its copies are replaced together (one at a time made 10^9 terms), up to
+    the copy bound of the small type (then the supply falls short, and the caller
+    closes the transfers)."""
+    master = MasterLP(np.array([0.0, 1.0]), np.array([1.0]))
+    master.add_columns(0, np.array([[10**9, 0]]))
+    master.add_transfers([(0, 1)])
+    sol = master.solve()
+    bounds = None if most is None else np.array([10**9, most])
+    mix = _pure_mixture(master, sol, np.array([2.0, 1.0]), bounds)
+    assert len(mix) <= 2
+    got = supply_of(mix, 2, [1.0])[1]
+    if most is None:
+        assert got == pytest.approx(_supply(master, sol)[1], rel=1e-12)
+    else:
+        assert got == pytest.approx(most) and all(term.config[1] <= most for term in mix)
