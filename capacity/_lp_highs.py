@@ -286,10 +286,10 @@ class MasterLP:
         return np.maximum(np.asarray(aux.getSolution().col_value), 0.0)
 
     def _covering_solution(self, status) -> MasterSolution:
-        """The covering optimum in the t form: with z = sum_k x_k and d scaled by s,
-        t = n / (s z), p = x / z, transfers n x / z, y = u / (s z), pi = t. An
-        infeasible covering LP (a type no column reaches) is t = 0, with
-        :meth:`_farkas_prices`."""
+        """The covering optimum in the t form: with z = sum_k x_k (an x_k below 0
+        within HiGHS's tolerances counts as 0) and d scaled by s, t = n / (s z),
+        p = x / z, transfers n x / z, y = u / (s z), pi = t. An infeasible covering LP
+        (a type no column reaches) is t = 0, with :meth:`_farkas_prices`."""
         h, n = self.h, float(self.n[0])
         iters = int(h.getInfo().simplex_iteration_count)
         tr = np.array(self._transfer, dtype=np.int64)
@@ -305,9 +305,12 @@ class MasterLP:
                 f"(HiGHS status {h.modelStatusToString(status)})")
         sol = h.getSolution()
         col = np.asarray(sol.col_value)
-        z = float(h.getInfo().objective_function_value)
+        # weights within HiGHS's tolerances below 0 are 0: the mixture's weights sum to
+        # 1 (with them, the raw Google trace's summed to 1 + 3e-7 and lost its proof)
+        x = np.maximum(col[self._col_index], 0.0)
+        z = float(x.sum())
         self._sum_x = z
         t = n / (self._scale * z)
         y = np.maximum(np.asarray(sol.row_dual), 0.0) / (self._scale * z)
-        return MasterSolution(t, y, np.array([t]), col[self._col_index] / z, iters,
+        return MasterSolution(t, y, np.array([t]), x / z, iters,
                               np.maximum(col[tr], 0.0) * (n / z))
