@@ -182,3 +182,35 @@ def test_few_columns_a_round_agree_with_the_usual_number(seed, monkeypatch):
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
+
+
+def bounded_bin_packing_instance(seed: int) -> ConfigurationLP:
+    """A Scholl_3-shaped bin-packing instance (weights 20-35 % of C, most of them
+    distinct): short configurations, copy bounds, a degenerate master."""
+    rng = np.random.default_rng(seed)
+    C = 100_000
+    ws = [int(x) for x in rng.integers(20_000, 35_001, int(rng.integers(150, 300)))]
+    return ConfigurationLP.of_instance(ws, C)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_small_pool_for_short_configurations_agrees_with_the_large_one(seed, monkeypatch):
+    """Short configurations keep a small column pool (the fast path; columns are
+    removed in every instance) and the large one (the reference): both certified,
+    equal to 1e-9."""
+    lp = bounded_bin_packing_instance(seed)
+    removed = []
+    remove = clp.MasterLP.remove_columns
+
+    def counting(self, which):
+        removed.append(len(which))
+        remove(self, which)
+
+    with monkeypatch.context() as m:
+        m.setattr(clp.MasterLP, "remove_columns", counting)
+        fast = solve_configuration_lp(lp, method="column-generation")
+    assert sum(removed) > 0
+    monkeypatch.setattr(clp, "_SHORT_POOL", (clp._POOL_FACTOR, clp._POOL_AGE))
+    ref = solve_configuration_lp(lp, method="column-generation")
+    assert fast.certified and ref.certified
+    assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)

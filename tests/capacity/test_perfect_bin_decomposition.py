@@ -314,3 +314,40 @@ def _jobs(K: np.ndarray) -> np.ndarray:
         j = np.repeat(np.arange(len(k)), k)
         out[r, :len(j)] = j
     return out
+
+
+def test_a_cut_bin_needs_a_residual_above_a_fifth_of_the_items():
+    """AI-shaped with its last bins cut off (the benchmark's 1,002 of 300 bins, seed 17):
+    the LP is at the continuous bound, but only a residual of 230 items shows it. A
+    share of 0.2 gave up, and the whole LP took 7 s."""
+    from benchmarks.bench_scale import split_bins
+
+    ws, C = split_bins(300, 80_000, 17)[:1002], 80_000
+    assert lp_at_continuous_bound(ws, C, max_share=0.2) is None
+    got = lp_at_continuous_bound(ws, C)
+    assert got is not None
+    bounded, free = got
+    info = bounded.extra["perfect_bin_decomposition"]
+    assert 0.2 * len(ws) < info["residual_items"] <= 0.3 * len(ws)
+    assert bounded.certified and free.certified
+    assert bounded.lower <= Fraction(len(ws)) / Fraction(sum(ws), C) <= bounded.upper
+
+
+def test_a_large_last_residual_above_its_bound_gives_up_within_its_rounds(monkeypatch):
+    """ANI-shaped (units moved between bins: the LP sits 1.25e-5 above sum w / C): the
+    residual that cannot double again gets LAST_RESIDUAL_ROUNDS rounds, not the 75 it
+    takes to say no."""
+    from benchmarks.bench_scale import ani_shaped
+
+    calls = []
+    solve = pbd.solve_configuration_lp
+
+    def recording(lp, **kw):
+        calls.append((lp.T, kw.get("max_iterations")))
+        return solve(lp, **kw)
+
+    monkeypatch.setattr(pbd, "solve_configuration_lp", recording)
+    ws = ani_shaped(334, 80_000, 11)
+    assert lp_at_continuous_bound(ws, 80_000) is None
+    assert calls[-1][1] == pbd.LAST_RESIDUAL_ROUNDS and calls[-1][0] > pbd.SMALL_RESIDUAL
+    assert all(limit is None for _, limit in calls[:-1])
