@@ -7,7 +7,7 @@ numbers a reader checks (bounds, gaps, iterations). The exit code is 1 when an a
 that must be certified is not.
 
     python benchmarks/bench_scale.py                       # every case, ~10 minutes
-    python benchmarks/bench_scale.py --cases bpp,rho  # bpp rho bracket vqs trace vector cli
+    python benchmarks/bench_scale.py --cases bpp,rho  # bpp seeds rho bracket vqs trace vector cli
     python benchmarks/bench_scale.py --json out.json
 
 Cases (targets from issue 13, medians on the 2-core machine):
@@ -16,6 +16,8 @@ Cases (targets from issue 13, medians on the 2-core machine):
   instances with capacity 80,000-100,000 shaped like BPPLIB's AI/ANI 1002_80000 and
   Scholl_3 (<= 5 s), and an AI-shaped 601-item instance with capacity 20,000 through
   the CLI (<= 5 s).
+* ``seeds``: the three 1,000-item shapes over 20 seeds each (11-30), one call per
+  seed: the slowest seed is what the target (<= 5 s each) is judged on.
 * ``rho``: rho* of 1,000 and 10,000 types with sizes in (0.2, 0.7) (<= 2 s, <= 20 s).
 * ``bracket``: the Theorem 1 bracket of Uniform(0.01, 0.19) on 5 servers to relative
   gap 1e-3 (<= 10 s).
@@ -45,7 +47,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-GROUPS = ("bpp", "rho", "bracket", "vqs", "trace", "vector", "cli")
+GROUPS = ("bpp", "seeds", "rho", "bracket", "vqs", "trace", "vector", "cli")
 
 
 def measure(fn: Callable[[], Any], repeats: int, budget: float) -> tuple[Any, dict[str, Any]]:
@@ -151,6 +153,37 @@ def group_bpp(args: argparse.Namespace) -> list[dict[str, Any]]:
                 "certified": bool(rep.get("certified")), "items": len(ws), "capacity": 20_000,
                 "z_lp": rep.get("z_lp"), "returncode": proc.returncode,
                 "stderr": proc.stderr[-500:] if not ok else ""})
+    return out
+
+
+SEED_SHAPES: dict[str, Callable[[int], tuple[list[int], int]]] = {
+    "ai_like_1002_80000": lambda seed: (split_bins(300, 80_000, seed)[:1002], 80_000),
+    "ani_like_1002_80000": lambda seed: (ani_shaped(334, 80_000, seed), 80_000),
+    "scholl3_like_1000_100000": lambda seed: (scholl3(1000, seed), 100_000),
+}
+
+
+def group_seeds(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Each shape over seeds 11-30 (the ``bpp`` rows are seeds 11, 12, 13): one call
+    each, the slowest judged against the target."""
+    from capacity.supportable_workload import bin_packing_lp
+
+    bin_packing_lp(split_bins(20, 1000, 1), 1000)  # warm-up (compiles the kernels)
+    out = []
+    for name, make in SEED_SHAPES.items():
+        times, certified, slowest = [], True, (0.0, -1)
+        for seed in range(11, 31):
+            ws, C = make(seed)
+            t = time.perf_counter()
+            res = bin_packing_lp(ws, C)
+            dt = time.perf_counter() - t
+            times.append(dt)
+            certified = certified and bool(res.certified and res.extra["unbounded_certified"])
+            slowest = max(slowest, (dt, seed))
+        out.append({"group": "seeds", "case": f"{name}_20_seeds_max", "target_s": 5.0,
+                    "judged_s": max(times), "median_s": statistics.median(times),
+                    "n": len(times), "min_s": min(times), "max_s": max(times),
+                    "slowest_seed": slowest[1], "times": times, "certified": certified})
     return out
 
 
@@ -265,13 +298,15 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--repeats must be at least 1 and --budget a number >= 0")
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
-    print(f"{'case':44s} {'median s':>9s} {'n':>2s} {'target':>7s} {'met':>4s} cert",
+    # the time judged: a case's median, the slowest seed of a ``seeds`` row
+    print(f"{'case':44s} {'time s':>9s} {'n':>2s} {'target':>7s} {'met':>4s} cert",
           flush=True)
     failed = False
     for g in groups:
         for r in globals()[f"group_{g}"](args):  # each row as its group finishes
-            met = r["median_s"] <= r["target_s"]
-            print(f"{r['case']:44s} {r['median_s']:9.2f} {r['n']:2d} {r['target_s']:7.1f} "
+            judged = r.get("judged_s", r["median_s"])
+            met = judged <= r["target_s"]
+            print(f"{r['case']:44s} {judged:9.2f} {r['n']:2d} {r['target_s']:7.1f} "
                   f"{'yes' if met else 'NO':>4s} {r['certified']}", flush=True)
             failed |= not r["certified"]
             rows.append(r)

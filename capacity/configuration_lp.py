@@ -623,6 +623,32 @@ def _enumerate_columns(lp: ConfigurationLP, max_configurations: int) -> list[np.
     return cols
 
 
+def _given_columns(lp: ConfigurationLP, columns: Sequence[tuple[int, np.ndarray]],
+                   known: set[tuple[int, bytes, bytes]]) -> dict[int, np.ndarray]:
+    """Caller's starting configurations by class, capped at the copy bounds, without
+    those in ``known``; ``ValueError`` for a class, shape or configuration that does not
+    fit this LP."""
+    most = lp.copy_bounds()
+    out: dict[int, list[np.ndarray]] = {}
+    for c, config in columns:
+        if not (isinstance(c, int | np.integer) and 0 <= c < len(lp.caps)):
+            raise ValueError(f"a starting column's server class must be one of 0..."
+                             f"{len(lp.caps) - 1}, got {c!r}")
+        k = np.asarray(config)
+        if k.shape != (lp.T,) or k.dtype.kind not in "iu" or np.any(k < 0):
+            raise ValueError(f"a starting column must be {lp.T} non-negative integer "
+                             f"counts, got {config!r}")
+        k = k.astype(np.int64) if most is None else np.minimum(k, most).astype(np.int64)
+        if not lp.exact_fits(int(c), k):
+            raise ValueError(f"starting column {k.tolist()} does not fit a server of "
+                             f"class {c}")
+        key = _column_key(int(c), k)
+        if k.any() and key not in known:
+            known.add(key)
+            out.setdefault(int(c), []).append(k)
+    return {c: np.array(K) for c, K in out.items()}
+
+
 def _first_fit_decreasing_columns(lp: ConfigurationLP, W: np.ndarray, C: np.ndarray,
                                   copies: int = 4) -> list[ConfigurationRows]:
     """Warm start: distinct bins of a First-Fit-Decreasing packing of the demand.
@@ -961,6 +987,7 @@ def solve_configuration_lp(
     max_configurations: int = MAX_CONFIGURATIONS,
     warm_start: CapacityResult | None = None,
     target: float | None = None,
+    columns: Sequence[tuple[int, np.ndarray]] | None = None,
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
 
@@ -968,6 +995,12 @@ def solve_configuration_lp(
     ``t >= target`` (a lower bound is all a caller needs, e.g. a bracket with a
     tolerance). The result's interval is still proven, but it is not the optimum:
     ``certified`` is False and ``extra["stopped_at_target"]`` is True.
+
+    ``columns``: more starting configurations, ``(server class, counts per type)``, for
+    column generation (e.g. the perfect bins of a failed
+    :func:`capacity.perfect_bin_decomposition.lp_at_continuous_bound`); each is capped
+    at the copy bounds and must fit (``ValueError`` otherwise). Like ``warm_start``, it
+    changes the path only.
 
     ``warm_start``: a solved LP over the same types and server classes, e.g. the same
     LP without copy bounds (column generation only). Its mixture's configurations,
@@ -1030,6 +1063,10 @@ def solve_configuration_lp(
         for c, start in enumerate(starts):
             master.add_columns(c, start if exact_fits is None else np.array(
                 [k for k in start if exact_fits(c, k)], dtype=np.int64).reshape(-1, lp.T))
+        if columns is not None:
+            known = {_column_key(c, k) for c, k in master.columns}
+            for c, K in _given_columns(lp, columns, known).items():
+                master.add_columns(c, K)
         if lp.D == 1:
             moves = _dual_optimal_inequalities(W[:, 0], lp.copy_bounds(), lp.demand)
             if exact_fits is not None:  # float sizes of exact rationals: check each move

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -85,12 +86,19 @@ def _stopped_at_bound(res: CapacityResult) -> bool:
     return bool(res.extra.get("stopped_at_lemma2"))
 
 
-def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: float = 0.3
+def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: float = 0.3,
+                           patterns: list[np.ndarray] | None = None
                            ) -> tuple[CapacityResult, CapacityResult] | None:
     """Both LPs of a bin-packing instance, ``(bounded, unbounded)`` as
     :meth:`ConfigurationLP.of_instance` builds them (copy-bounded and not), when
     z_LP = sum w / C, each certified; ``None`` when that is not shown within ``max_share``
     of the items in the residual LP (the LP may still be at the bound).
+
+    ``patterns``: when the answer is ``None``, the patterns of the LPs solved on the
+    way (over perfect patterns, over residual items) and the perfect bins beside the
+    residual are appended to this list, as counts over the types of
+    :meth:`ConfigurationLP.of_instance`: starting columns for the whole LP, which is
+    then often just above the bound.
 
     ``weights`` are integers in 1..``capacity`` (else ``ValueError``)."""
     t0 = time.perf_counter()
@@ -112,18 +120,31 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
     lp_free = _instance_lp(ws, C, False)
     sizes = np.array([int(r[0]) for r in lp_bounded.rows], dtype=np.int64)
     where = {int(s): j for j, s in enumerate(sizes)}
+    copies = lp_bounded.copy_bounds()
+    assert copies is not None
     cover = _perfect_cover(lp_bounded, sizes, C)
-    if cover is not None:
-        return _certified(lp_bounded, lp_free, cover, sizes, t0, 1,
-                          {"perfect_patterns": len(cover)},
+    if cover is not None and cover[0]:
+        return _certified(lp_bounded, lp_free, cover[1], sizes, t0, 1,
+                          {"perfect_patterns": len(cover[1])},
                           "perfect patterns of at most three items at the continuous bound")
+    # the patterns of LPs below their bound, over the instance's types
+    solved: list[np.ndarray] = [] if cover is None else [term.config for term in cover[1]]
+    fixed: list[np.ndarray] = []  # perfect bins (item indices) once the residual LPs run
+
+    def give_up() -> tuple[CapacityResult, CapacityResult] | None:
+        if patterns is not None:
+            patterns.extend(_counts(items, ws, where, len(sizes)) for items in fixed)
+            # an unbounded residual LP's patterns may hold more copies than there are
+            patterns.extend(np.minimum(k, copies) for k in solved)
+        return None
+
     # a residual LP of up to SMALL_RESIDUAL items is cheap whatever the instance
     most = max(max_share * n, min(n, SMALL_RESIDUAL))
     packing = exact_fill_bins(ws, C, max_unplaced=int(most))
-    fixed = list(packing.bins)
     residual = packing.unplaced
     if len(residual) > most:
-        return None
+        return give_up()
+    fixed = list(packing.bins)
     u = sizes / C
     warm: CapacityResult | None = None
     found: tuple[CapacityResult | None, np.ndarray | None]
@@ -131,7 +152,7 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
     while True:
         rounds += 1
         if rounds > MAX_ROUNDS:
-            return None
+            return give_up()
         if len(residual) == 0:
             found = (None, None)
             break
@@ -140,7 +161,7 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
         # bound?": a few rounds do that for the AI-shaped (at most 26 in 40 seeds),
         # while ANI-shaped residuals above the bound took 62-120 to say no
         last = 2 * len(residual) > most and len(residual) > SMALL_RESIDUAL
-        limit = {"max_iterations": LAST_RESIDUAL_ROUNDS} if last else {}
+        limit: dict[str, Any] = {"max_iterations": LAST_RESIDUAL_ROUNDS} if last else {}
         # the unbounded LP first (its transfers make it cheap, and it starts the bounded
         # one); the bounded LP is at the bound only if this one is
         try:
@@ -156,7 +177,14 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
                                                  certify_result=False, warm_start=free,
                                                  **limit)
         except IterationLimit:
-            return None
+            return give_up()
+        for solved_lp in (free, bounded):
+            if solved_lp is not None:
+                cols_of = np.array([where[int(v)] for v in solved_lp.sizes], dtype=np.int64)
+                for term in solved_lp.mixture:
+                    k = np.zeros(len(sizes), dtype=np.int64)
+                    k[cols_of] = term.config
+                    solved.append(k)
         if bounded is not None:
             if _stopped_at_bound(bounded):
                 found = (bounded, rw)
@@ -180,11 +208,11 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
                         release.append(b)
                         room -= len(fixed[b])
         if not release:
-            return None  # no pattern above 1 splits a fixed bin: releasing cannot help
+            return give_up()  # no pattern above 1 splits a fixed bin: releasing cannot help
         residual = np.concatenate([residual] + [fixed[b] for b in release])
         fixed = [items for b, items in enumerate(fixed) if b not in taken]
         if len(residual) > most:
-            return None
+            return give_up()
     bounded_res, rw = found
     # the fractional packing of all items: fixed bins once each, the residual LP's
     # patterns at its bins (t-form weights times n_res / t_res), over z bins in all
@@ -192,9 +220,7 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
     z_res = 0.0 if bounded_res is None or rw is None else len(rw) / bounded_res.value
     z = len(fixed) + z_res
     for items in fixed:
-        k = np.zeros(len(sizes), dtype=np.int64)
-        np.add.at(k, [where[int(w)] for w in ws[items]], 1)
-        mixture.append(MixtureTerm(0, k, 1.0 / z))
+        mixture.append(MixtureTerm(0, _counts(items, ws, where, len(sizes)), 1.0 / z))
     if bounded_res is not None:
         cols_of = np.array([where[int(s)] for s in bounded_res.sizes], dtype=np.int64)
         for term in bounded_res.mixture:
@@ -207,11 +233,19 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
                       "perfect bins plus a residual LP at its continuous bound")
 
 
-def _perfect_cover(lp: ConfigurationLP, sizes: np.ndarray, C: int) -> list[MixtureTerm] | None:
-    """A fractional packing at the continuous bound by perfect patterns of at most
-    three items (:func:`capacity.perfect_patterns.perfect_patterns_upto_three`): one
-    LP over all of them, none if an item is in none, they are too many, or the LP
-    stays below the bound."""
+def _counts(items: np.ndarray, ws: np.ndarray, where: dict[int, int], T: int) -> np.ndarray:
+    """The configuration of a bin: items (indices into ``ws``) counted per type."""
+    k = np.zeros(T, dtype=np.int64)
+    np.add.at(k, [where[int(w)] for w in ws[items]], 1)
+    return k
+
+
+def _perfect_cover(lp: ConfigurationLP, sizes: np.ndarray, C: int
+                   ) -> tuple[bool, list[MixtureTerm]] | None:
+    """The optimum of one LP over the perfect patterns of at most three items
+    (:func:`capacity.perfect_patterns.perfect_patterns_upto_three`), and whether it is
+    at the continuous bound (then a fractional packing there); ``None`` if an item is in
+    none of them or they are too many."""
     if lp.T > MAX_COVER_TYPES:
         return None
     copies = lp.copy_bounds()
@@ -227,10 +261,9 @@ def _perfect_cover(lp: ConfigurationLP, sizes: np.ndarray, C: int) -> list[Mixtu
     master.add_columns(0, rows)
     sol = master.solve()
     at_bound = C / float(sizes @ d)  # t of sum w / C bins
-    if sol.t < at_bound * (1 - 1e-9):
-        return None
-    return [MixtureTerm(0, k, float(p)) for (_, k), p in zip(master.columns, sol.p, strict=True)
-            if p > 1e-13]
+    return sol.t >= at_bound * (1 - 1e-9), [
+        MixtureTerm(0, k, float(p)) for (_, k), p in zip(master.columns, sol.p, strict=True)
+        if p > 1e-13]
 
 
 def _certified(lp_bounded: ConfigurationLP, lp_free: ConfigurationLP,

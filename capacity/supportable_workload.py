@@ -164,11 +164,13 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     # an LP at the continuous bound sum w / C is proven on a small residual LP with
     # perfect bins fixed; L2 above L1 says it is above that bound
     fast = None
+    found: list[np.ndarray] = []  # a failed attempt's perfect bins and residual patterns
     if method == "column-generation" and unbounded_lp is None and n >= DECOMPOSE_ITEMS \
             and l2 <= l1 and all(
             isinstance(w, Fraction) and w.denominator == 1 and w > 0
             for w in [*ws, lp.caps[0][0]]):
-        fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]))
+        fast = lp_at_continuous_bound([int(w) for w in ws], int(lp.caps[0][0]),
+                                      patterns=found)
     if fast is not None and fast[0].certified and fast[1].certified:
         res, free = fast[0], cap_by_lemma2(fast[1], bound)
     elif unbounded_lp is not None:
@@ -182,7 +184,8 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
         # so its optimum and prices often prove that LP at once (Scholl_3-shaped 1,000
         # items), and start it otherwise; the other order took 12 bounded rounds there
         res = solve_configuration_lp(lp, method=method, max_types=max_types,
-                                     max_configurations=max_configurations)
+                                     max_configurations=max_configurations,
+                                     columns=[(0, k) for k in found] or None)
         lp_free = ConfigurationLP.build(sizes, probs, [(capacity, 1)])
         free = result_of_mixture(lp_free, res.mixture, np.asarray(res.dual, dtype=float),
                                  how="the optimum and prices of the LP with copy bounds",

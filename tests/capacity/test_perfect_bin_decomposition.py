@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import capacity.perfect_bin_decomposition as pbd
 import capacity.supportable_workload as sw
 from capacity import bin_packing_lp
+from capacity.configuration_lp import solve_configuration_lp
 from capacity.configuration_rows import ConfigurationRows
 from capacity.exact_fill_packing import ExactFillPacking, _exact_fill_kernel, exact_fill_bins
 from capacity.perfect_bin_decomposition import lp_at_continuous_bound
@@ -301,7 +302,8 @@ def test_a_cover_by_wrong_patterns_fails_the_certificate(monkeypatch):
     monkeypatch.setattr(pbd, "perfect_patterns_upto_three", broken)
     lp = pbd._instance_lp(np.array(ws), 10, True)
     sizes = np.array([int(r[0]) for r in lp.rows])
-    assert pbd._perfect_cover(lp, sizes, 10) is not None, "the wrong LP reaches the bound"
+    cover = pbd._perfect_cover(lp, sizes, 10)
+    assert cover is not None and cover[0], "the wrong LP reaches the bound"
     pair = lp_pair(ws, 10)
     assert pair is not None and not pair[0].certified and not pair[1].certified
     assert "infeasible" in pair[0].message
@@ -348,6 +350,46 @@ def test_a_large_last_residual_above_its_bound_gives_up_within_its_rounds(monkey
 
     monkeypatch.setattr(pbd, "solve_configuration_lp", recording)
     ws = ani_shaped(334, 80_000, 11)
-    assert lp_at_continuous_bound(ws, 80_000) is None
+    found: list[np.ndarray] = []
+    assert lp_at_continuous_bound(ws, 80_000, patterns=found) is None
     assert calls[-1][1] == pbd.LAST_RESIDUAL_ROUNDS and calls[-1][0] > pbd.SMALL_RESIDUAL
     assert all(limit is None for _, limit in calls[:-1])
+    # what it found starts the whole LP: patterns of the instance's types that fit
+    lp = pbd._instance_lp(np.array(ws), 80_000, True)
+    assert len(found) > 300
+    assert all(lp.within_copies(k) and lp.exact_fits(0, k) for k in found)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_starting_columns_change_the_path_not_the_optimum(seed):
+    """The perfect bins of the exact-fill heuristic as starting columns of the whole
+    bounded LP: both certified, equal to 1e-9; columns that do not fit this LP are
+    refused."""
+    rng = np.random.default_rng(seed)
+    C = int(rng.choice([1000, 2500]))
+    ws = cut_bins(int(rng.integers(10, 30)), C, seed)
+    for _ in range(len(ws) // 6):  # most bins no longer fill exactly
+        i, j = rng.choice(len(ws), 2, replace=False)
+        if ws[i] > 1 and ws[j] < C - 1:
+            ws[i] -= 1
+            ws[j] += 1
+    lp = pbd._instance_lp(np.array(ws), C, True)
+    sizes = np.array([int(r[0]) for r in lp.rows])
+    where = {int(s): j for j, s in enumerate(sizes)}
+    bins = exact_fill_bins(np.array(ws), C, max_unplaced=len(ws)).bins
+    assert bins
+    cols = [(0, pbd._counts(b, np.array(ws), where, lp.T)) for b in bins]
+    given = solve_configuration_lp(lp, method="column-generation", columns=cols)
+    plain = solve_configuration_lp(lp, method="column-generation")
+    assert given.certified and plain.certified
+    assert float(given.value) == pytest.approx(float(plain.value), rel=1e-9)
+    too_big = np.zeros(lp.T, dtype=np.int64)
+    too_big[int(np.argmax(sizes))] = 1
+    too_big[int(np.argsort(sizes)[-2])] = 1
+    if sizes.max() + np.sort(sizes)[-2] > C:
+        with pytest.raises(ValueError, match="does not fit"):
+            solve_configuration_lp(lp, method="column-generation", columns=[(0, too_big)])
+    with pytest.raises(ValueError, match="server class"):
+        solve_configuration_lp(lp, method="column-generation", columns=[(1, cols[0][1])])
+    with pytest.raises(ValueError, match="non-negative integer"):
+        solve_configuration_lp(lp, method="column-generation", columns=[(0, [1, 2])])
