@@ -164,7 +164,8 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     # an LP at the continuous bound sum w / C is proven on a small residual LP with
     # perfect bins fixed; L2 above L1 says it is above that bound
     fast = None
-    found: list[np.ndarray] = []  # a failed attempt's perfect bins and residual patterns
+    # a failed attempt's patterns, over lp's types (both from ConfigurationLP.of_instance)
+    found: list[np.ndarray] = []
     if method == "column-generation" and unbounded_lp is None and n >= DECOMPOSE_ITEMS \
             and l2 <= l1 and all(
             isinstance(w, Fraction) and w.denominator == 1 and w > 0
