@@ -247,10 +247,7 @@ class MasterLP:
         status = h.getModelStatus()
         if self._covering:
             return self._covering_solution(status)
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise LPSolveError(
-                f"configuration LP not solved to optimality "
-                f"(HiGHS status {h.modelStatusToString(status)})")
+        self._require_optimal(status)
         sol = h.getSolution()
         col = np.asarray(sol.col_value)
         row_dual = np.asarray(sol.row_dual)
@@ -259,6 +256,12 @@ class MasterLP:
         return MasterSolution(float(col[0]) / self._scale, y, pi, col[self._col_index].copy(),
                               int(h.getInfo().simplex_iteration_count),
                               np.maximum(col[np.array(self._transfer, dtype=np.int64)], 0.0))
+
+    def _require_optimal(self, status) -> None:
+        if status != highspy.HighsModelStatus.kOptimal:
+            raise LPSolveError(
+                f"configuration LP not solved to optimality "
+                f"(HiGHS status {self.h.modelStatusToString(status)})")
 
     def _farkas_prices(self) -> np.ndarray:
         """Prices proving an infeasible covering LP (t = 0): some y >= 0 with
@@ -299,10 +302,7 @@ class MasterLP:
             zero = np.zeros(len(self._col_index))
             return MasterSolution(0.0, y / self._scale, np.zeros(1), zero, iters,
                                   np.zeros(len(tr)))
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise LPSolveError(
-                f"configuration LP not solved to optimality "
-                f"(HiGHS status {h.modelStatusToString(status)})")
+        self._require_optimal(status)
         sol = h.getSolution()
         col = np.asarray(sol.col_value)
         # weights within HiGHS's tolerances below 0 are 0: the mixture's weights sum to

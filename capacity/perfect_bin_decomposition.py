@@ -104,6 +104,9 @@ def lp_at_continuous_bound(weights: Sequence[int], capacity: int, *, max_share: 
     t0 = time.perf_counter()
     if not 0 < max_share <= 1:
         raise ValueError(f"max_share must lie in (0, 1], got {max_share!r}")
+    if patterns is not None and not isinstance(patterns, list):
+        raise TypeError(f"patterns must be a list to append to, got "
+                        f"{type(patterns).__name__}")
     ws = np.asarray(weights)
     if ws.ndim != 1 or ws.size == 0 or ws.dtype.kind not in "iu":
         raise ValueError("lp_at_continuous_bound needs a non-empty list of integer weights")

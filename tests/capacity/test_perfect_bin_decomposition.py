@@ -383,12 +383,17 @@ def test_starting_columns_change_the_path_not_the_optimum(seed):
     plain = solve_configuration_lp(lp, method="column-generation")
     assert given.certified and plain.certified
     assert float(given.value) == pytest.approx(float(plain.value), rel=1e-9)
-    too_big = np.zeros(lp.T, dtype=np.int64)
-    too_big[int(np.argmax(sizes))] = 1
-    too_big[int(np.argsort(sizes)[-2])] = 1
-    if sizes.max() + np.sort(sizes)[-2] > C:
-        with pytest.raises(ValueError, match="does not fit"):
-            solve_configuration_lp(lp, method="column-generation", columns=[(0, too_big)])
+    every_type = np.ones(lp.T, dtype=np.int64)  # one of each: ten bins' worth and more
+    assert sizes.sum() > C
+    with pytest.raises(ValueError, match="does not fit"):
+        solve_configuration_lp(lp, method="column-generation", columns=[(0, every_type)])
+    with pytest.raises(ValueError, match="non-negative integer"):
+        solve_configuration_lp(lp, method="column-generation", columns=[(0, -every_type)])
+    with pytest.raises(ValueError, match="non-negative integer"):
+        solve_configuration_lp(lp, method="column-generation",
+                               columns=[(0, every_type * np.nan)])
+    with pytest.raises(TypeError, match="patterns must be a list"):
+        lp_at_continuous_bound(ws, C, patterns=())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="server class"):
         solve_configuration_lp(lp, method="column-generation", columns=[(1, cols[0][1])])
     with pytest.raises(ValueError, match="non-negative integer"):
