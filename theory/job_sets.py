@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["JobSet", "Machines", "require_integers", "check_fits"]
+__all__ = ["JobSet", "Machines", "require_integers", "check_fits", "require_resources"]
 
 
 def _array(x: object, name: str, ndim: int) -> np.ndarray:
@@ -184,3 +184,18 @@ def check_fits(jobs: JobSet, machines: Machines, *, resources: int | None = None
         j = int(np.argmin(fits))
         raise ValueError(f"job {jobs.ids[j]!r} with demand {dem[j].tolist()} fits "
                          f"no machine (largest capacities {cap.max(axis=0).tolist()})")
+
+
+def require_resources(jobs: JobSet, machines: Machines, used: int, *, model: str,
+                      hint: str = "") -> None:
+    """Refuse resources a model does not read (a column accepted must be modelled).
+
+    ``used`` is how many leading resources the model reads (``demand_0``..); a job set
+    or cluster with more is a ``ValueError`` naming the first unread column and what
+    ``model`` reads, with ``hint`` (how to drop or model it) appended.
+    """
+    for what, r, col in (("jobs", jobs.resources, "demand"),
+                         ("cluster", machines.resources, "capacity")):
+        if r > used:
+            raise ValueError(f"the {what} have column {col}_{used} ({r} resources), which "
+                             f"{model} does not read{hint}")
