@@ -18,7 +18,8 @@ from typing import Any, NoReturn
 from packsched.errors import UsageError
 
 __all__ = ["Parser", "integer", "grid_resolutions", "real", "number_text", "number_list",
-           "byte_size", "split_list", "budget_help", "budgets"]
+           "byte_size", "split_list", "budget_help", "budgets", "flag", "parse_flag",
+           "given_options", "check_policy_options"]
 
 #: the defaults of theory.budgets as the help texts show them (importing theory would
 #: make ``--help`` slow; tests/cli/test_errors.py checks that the two agree)
@@ -173,3 +174,40 @@ def budgets(args: argparse.Namespace, **keywords: str) -> dict[str, Any]:
     a flag left out keeps the library's documented default."""
     return {kw: getattr(args, dest) for kw, dest in keywords.items()
             if getattr(args, dest) is not None}
+
+
+def flag(option: str) -> str:
+    """The CLI spelling of a library keyword: ``traffic_scaling`` -> ``--traffic-scaling``."""
+    return "--" + option.replace("_", "-")
+
+
+def parse_flag(option: str, parse: Callable[[str], Any], text: str) -> Any:
+    """``parse(text)`` for a flag whose text is parsed after argparse (its meaning depends
+    on the policy's family); a bad value is a UsageError naming the flag."""
+    try:
+        return parse(text)
+    except (argparse.ArgumentTypeError, ValueError) as e:
+        raise UsageError(f"{flag(option)}: {e}") from None
+
+
+#: destinations of the parser that are not options of a run
+_COMMAND_LEVEL = frozenset({"command", "func", "policy", "json"})
+
+
+def given_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The run options the user set: every parser destination not None (flags whose
+    use depends on the policy default to None; the command applies the default)."""
+    return {k: v for k, v in vars(args).items() if k not in _COMMAND_LEVEL and v is not None}
+
+
+def check_policy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """Refuse a flag that the chosen ``--policy`` would not use (one declaration:
+    :mod:`policies.options`); return the options given."""
+    from policies.options import check_options
+
+    given = given_options(args)
+    try:
+        check_options(args.policy, given, spell=flag)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return given

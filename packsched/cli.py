@@ -20,12 +20,13 @@ input or usage, 3 the computation failed).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 
 from packsched.arguments import Parser
 from packsched.commands import COMMANDS
-from packsched.errors import EXIT_USAGE, report
+from packsched.errors import EXIT_OK, EXIT_USAGE, report
 from packsched.output import PROG
 
 __all__ = ["main", "build_parser"]
@@ -62,6 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): not an error; keep Python's exit-time flush
+        # from failing on the closed pipe (the recipe of the signal module's docs)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - every error becomes one line and a status
         return report(exc)
 

@@ -8,6 +8,7 @@ error). Every error is one line, ``packsched: error: ...``.
 
 from __future__ import annotations
 
+import argparse
 import sys
 
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_USAGE", "EXIT_FAILED", "UsageError",
@@ -23,6 +24,7 @@ BUDGET_FLAGS = {
     "max_variables": "--max-variables",
     "max_dp_cells": "--max-dp-cells",
     "max_ticks": "--max-ticks",
+    "max_slots": "--max-slots",
 }
 
 
@@ -47,7 +49,7 @@ def _message(exc: BaseException) -> tuple[str, int]:
             EXIT_USAGE
     if isinstance(exc, UnicodeDecodeError):  # a ValueError too, but say it in words
         return f"not UTF-8 text ({exc.reason} at byte {exc.start})", EXIT_USAGE
-    if isinstance(exc, UsageError | ValueError):
+    if isinstance(exc, UsageError | ValueError | argparse.ArgumentTypeError):
         return str(exc), EXIT_USAGE
     if isinstance(exc, OSError):
         if exc.filename is not None:
@@ -67,7 +69,9 @@ def _message(exc: BaseException) -> tuple[str, int]:
 
 
 def report(exc: BaseException) -> int:
-    """Print ``packsched: error: ...`` for ``exc`` on one line; return the exit status."""
+    """Print ``packsched: error: ...`` for ``exc`` on one line (nowhere when stderr is
+    closed: never on stdout); return the exit status."""
     msg, status = _message(exc)
-    print(f"packsched: error: {_one_line(msg)}", file=sys.stderr)
+    if sys.stderr is not None:
+        print(f"packsched: error: {_one_line(msg)}", file=sys.stderr)
     return status

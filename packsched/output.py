@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import io
 import json
 import math
 import sys
@@ -54,11 +55,14 @@ def emit_json(obj: Any) -> None:
 
 
 def warn(msg: str) -> None:
-    print(f"{PROG}: warning: {msg}", file=sys.stderr)
+    note(f"warning: {msg}")
 
 
 def note(msg: str) -> None:
-    print(f"{PROG}: {msg}", file=sys.stderr)
+    """A line on stderr; dropped when stderr is closed (``print(file=None)`` would write
+    it on stdout, into the JSON)."""
+    if sys.stderr is not None:
+        print(f"{PROG}: {msg}", file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -67,7 +71,7 @@ def stdout_to_stderr(active: bool) -> Iterator[None]:
     if not active:
         yield
         return
-    with contextlib.redirect_stdout(sys.stderr):
+    with contextlib.redirect_stdout(sys.stderr if sys.stderr is not None else io.StringIO()):
         yield
 
 

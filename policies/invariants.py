@@ -179,12 +179,14 @@ def check_preemptive_run(res: object) -> dict:
                       or machine.max() >= M or job.min() < 0 or job.max() >= N):
         return {"ok": False, "violations": ["record outside slots 1..T, the machines or "
                                             "the jobs"]}
-    per_machine = np.zeros((T + 1, M))
-    np.add.at(per_machine, (slot, machine), cores)
-    over = np.argwhere(per_machine > C[None, :])
+    # sparse over the (slot, machine) pairs served: a run may skip long empty spells
+    cell, at = np.unique(slot * M + machine, return_inverse=True)
+    per_cell = np.zeros(cell.size)
+    np.add.at(per_cell, at, cores)
+    over = np.flatnonzero(per_cell > C[cell % M])
     if over.size:
-        t, i = over[0]
-        bad.append(f"slot {t}: machine {i} holds {per_machine[t, i]:g} cores of {C[i]:g}")
+        t, i = divmod(int(cell[over[0]]), M)
+        bad.append(f"slot {t}: machine {i} holds {per_cell[over[0]]:g} cores of {C[i]:g}")
     key = slot * N + job
     uniq, inv = np.unique(key, return_inverse=True)
     per_job_slot = np.zeros(uniq.size)
@@ -202,16 +204,16 @@ def check_preemptive_run(res: object) -> dict:
         r = int(np.argmax(early))
         bad.append(f"job {job[r]} served in slot {slot[r]}, it arrived at "
                    f"{jobs.arrival[job[r]]:g}")
-    fin = res.completion > 0
+    fin = np.isfinite(res.completion)
     late = fin[job] & (slot > res.completion[job])
     if np.any(late):
         r = int(np.argmax(late))
         bad.append(f"job {job[r]} served in slot {slot[r]} after completing in "
-                   f"{res.completion[job[r]]}")
+                   f"{int(res.completion[job[r]])}")
     if res.after is not None:
         pr = res.after[job]
         has = pr >= 0
-        done_at = np.where(res.completion[pr] > 0, res.completion[pr], T + 1)
+        done_at = np.where(fin[pr], res.completion[pr], T + 1)
         early_succ = has & (slot <= done_at)
         if np.any(early_succ):
             r = int(np.argmax(early_succ))
@@ -233,6 +235,8 @@ def check_preemptive_run(res: object) -> dict:
     if np.any(~fin & (total >= need)):
         bad.append(f"job {int(np.argmax(~fin & (total >= need)))} has its volume but no "
                    f"completion")
+    if res.stopped != bool(np.any(~fin)):
+        bad.append(f"status {res.status!r} with {int(np.sum(~fin))} job(s) unfinished")
     return {"ok": not bad, "violations": bad[:10], "checked": "cores (4b), demand (2), "
             "arrival and completion windows, volume (1)"}
 

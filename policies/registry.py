@@ -33,12 +33,22 @@ FAMILIES = {
 
 @dataclass(frozen=True)
 class PolicyInfo:
+    """A registered policy. ``keywords`` are the parameters :func:`make_policy` passes
+    to it (the one declaration the CLI and sweep specs derive their flags from; for
+    PG21 policies, the factory's signature); ``parameters`` describes them."""
+
     name: str
     description: str
     reference: str
     parameters: str
     factory: Callable[..., Any]
     family: str = "pg21-slotted"
+    keywords: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.family == "pg21-slotted" and not self.keywords:
+            object.__setattr__(self, "keywords", tuple(
+                p for p in inspect.signature(self.factory).parameters if p != "dist"))
 
 
 def _law_free(cls: type, **fixed: Any) -> Callable[..., BuiltinPolicy]:
@@ -109,14 +119,16 @@ def _xll21_policies() -> list[PolicyInfo]:
 
     fam = "xll21-preemptive"
     dual = "gamma (default eq. (27)), mu (default t^(k+0.5))"
+    DUAL = ("gamma", "mu")
     return [
         PolicyInfo("ocorp", "online dual algorithm, Lemma 1 on pooled cores, packed largest "
-                   "first", "XLL21 III-A, IV-A", dual, _xll21(OCORP), fam),
+                   "first", "XLL21 III-A, IV-A", dual, _xll21(OCORP), fam, DUAL),
         PolicyInfo("ocorp-plus", "OCORP with switching cost alpha (convex QP per slot)",
                    "XLL21 IV-B, eqs. (31)-(32)", "alpha (default 10), " + dual,
-                   _xll21(OCORPPlus), fam),
+                   _xll21(OCORPPlus), fam, ("alpha", *DUAL)),
         PolicyInfo("ocorp-m", "OCORP+M: Algorithm 1, cores and memory (knapsack per "
-                   "machine)", "XLL21 III-A, Algorithm 1, Thm. 2", dual, _xll21(OCORPM), fam),
+                   "machine)", "XLL21 III-A, Algorithm 1, Thm. 2", dual + ", max_rounds (10)",
+                   _xll21(OCORPM), fam, (*DUAL, "max_rounds")),
         PolicyInfo("transient-svf", "smallest volume first with Lemma 2's rates",
                    "XLL21 IV-C, Lemma 2, Thm. 6", "", _xll21(TSVF), fam),
         PolicyInfo("srpt", "shortest remaining processing time first", "XLL21 VI-2", "",
@@ -130,7 +142,8 @@ def _xll21_policies() -> list[PolicyInfo]:
                    "XLL21 II-C, Example 1, Table I", "", _xll21(Fair), fam),
         PolicyInfo("ocorp-mapreduce", "OCORP on dummy map and reduce jobs (P5 weights, "
                    "eq. (44) targets); Python API: needs theory.MapReduceJobs",
-                   "XLL21 V", "jobs (MapReduceJobs), " + dual, _xll21(OCORPMapReduce), fam),
+                   "XLL21 V", "jobs (MapReduceJobs), " + dual, _xll21(OCORPMapReduce), fam,
+                   ("jobs", *DUAL)),
     ]
 
 
@@ -146,19 +159,20 @@ def _pg18_policies() -> list[PolicyInfo]:
     fam = "pg18-continuous"
     rms = ("clock_rates (default L per type), epsilon (0.1), f ('log' or 'log-power'), "
            "b (0.5)")
+    RMS = ("clock_rates", "epsilon", "f", "b")
     out = [
         PolicyInfo("rms", "RMS: uniform server sampling at clock ticks, probabilistic "
                    "replacement 1 - exp(-w_j), dummy jobs", "PG18 Algorithm 1, Thm. 1",
-                   rms, _pg18("RMS", name="rms"), fam),
+                   rms, _pg18("RMS", name="rms"), fam, RMS),
         PolicyInfo("rms-plus", "RMS whose arrivals replace dummy jobs (less wasteful)",
                    "PG18 Remark 2", rms, _pg18("RMS", replace_dummies=True,
-                                                name="rms-plus"), fam),
+                                                name="rms-plus"), fam, RMS),
         PolicyInfo("rms-jsq", "RMS with per-server queues, join-the-shortest-queue routing",
                    "PG18 Algorithm 2, Thm. 2", rms, _pg18("RMS", routing="jsq",
-                                                         name="rms-jsq"), fam),
+                                                         name="rms-jsq"), fam, RMS),
         PolicyInfo("rms-po2", "RMS with per-server queues, power-of-two-choices routing",
                    "PG18 Remark 4", rms, _pg18("RMS", routing="power-of-two",
-                                               name="rms-po2"), fam),
+                                               name="rms-po2"), fam, RMS),
     ]
     for pick, tag in (("uniform", ""), ("random-fit", "-rf"), ("best-fit", "-bf")):
         for ad in (False, True):
@@ -177,7 +191,7 @@ def _pg18_policies() -> list[PolicyInfo]:
                     + (", Sec. VII-A.3 (RMS-RF-AD+)" if scale != 1 else ""),
                     rms + ", clock_scale" + (" (5)" if scale != 1 else " (1)"),
                     _pg18("RMS", sampling=pick, adaptive=ad, replace_dummies=plus,
-                          clock_scale=scale, name=name), fam))
+                          clock_scale=scale, name=name), fam, RMS))
     out += [
         PolicyInfo("bf", "work-conserving Best-Fit: tightest server; freed resources go to "
                    "the queues in type order", "PG18 Sec. III, Def. 1, Fig. 1b", "",
@@ -193,7 +207,8 @@ def _pg18_policies() -> list[PolicyInfo]:
                                                               stop_fraction=0.0), fam),
         PolicyInfo("mws", "MaxWeight per server, stopped while its target is worth less than "
                    "beta of the max weight", "PG18 Sec. I-A, VII-A.3 ([19])",
-                   "stop_fraction (beta, default 0.9)", _pg18("MaxWeightServers"), fam),
+                   "stop_fraction (beta, default 0.9)", _pg18("MaxWeightServers"), fam,
+                   ("stop_fraction",)),
     ]
     return out
 
@@ -210,20 +225,21 @@ def _fl24_policies() -> list[PolicyInfo]:
     fam = "fl24-nonpreemptive"
     mris = ("eps (0.1), sort (wsjf), gamma0 (1), capacity_rule ('proof': R M gamma_k, or "
             "'printed': R gamma_k), max_dp_cells (CADP's budget)")
+    MRIS = ("eps", "sort", "gamma0", "capacity_rule", "max_dp_cells")
     sorts = {"svf": "smallest volume p_j u_j first", "sjf": "shortest job first",
              "sdf": "smallest total demand u_j first"}
     out = [
         PolicyInfo("mris", "MRIS: geometric intervals gamma_k = 2^k, CADP knapsack of the "
                    "volumes, PQ with backfilling", "FL24 Algorithm 1, Thm. 6.8", mris,
-                   _fl24("MRIS", knapsack="cadp", name="mris"), fam),
+                   _fl24("MRIS", knapsack="cadp", name="mris"), fam, MRIS),
         PolicyInfo("mris-greedy", "MRIS with the greedy knapsack (2 zeta)",
                    "FL24 Remark 1, Sec. 7.4", mris, _fl24("MRIS", knapsack="greedy",
-                                                          name="mris-greedy"), fam),
+                                                          name="mris-greedy"), fam, MRIS[:-1]),
         PolicyInfo("mris-split", "MRIS with a large/small split knapsack, CADP's guarantee "
                    "in O(n log n) when M >= 2/eps (then the same as mris-greedy)",
                    "FL24 Sec. 5.1 (any constraint "
                    "approximation)", mris, _fl24("MRIS", knapsack="split",
-                                                  name="mris-split"), fam),
+                                                  name="mris-split"), fam, MRIS[:-1]),
     ]
     for sort in ("svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"):
         base = sorts.get(sort.removeprefix("w"), "earliest release first")
@@ -233,12 +249,13 @@ def _fl24_policies() -> list[PolicyInfo]:
                               _fl24("PriorityQueue", sort=sort, name=f"pq-{sort}"), fam))
     out += [
         PolicyInfo("tetris", "TETRIS, non-preemptive: alignment score minus eps times "
-                   "volume", "FL24 Sec. 7.2 ([11])", "eps (0.1)", _fl24("Tetris"), fam),
+                   "volume", "FL24 Sec. 7.2 ([11])", "eps (0.1)", _fl24("Tetris"), fam,
+                   ("eps",)),
         PolicyInfo("bf-exec", "BF-EXEC: arrivals to the best-fit machine (L2 norm), "
                    "departures backfilled shortest first", "FL24 Sec. 7.2 ([21])", "",
                    _fl24("BFExec"), fam),
         PolicyInfo("ca-pq", "COLLECT-ALL-PQ: wait for the last release, then PQ (WSJF)",
-                   "FL24 Sec. 7.2", "sort (wsjf)", _fl24("CollectAllPQ"), fam),
+                   "FL24 Sec. 7.2", "sort (wsjf)", _fl24("CollectAllPQ"), fam, ("sort",)),
     ]
     return out
 
@@ -291,7 +308,7 @@ def slotted_parameters(name: str) -> tuple[str, ...]:
         raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
     if info.family != "pg21-slotted":
         raise ValueError(f"{name} is a {info.family} policy, not a PG21 slotted one")
-    return tuple(p for p in inspect.signature(info.factory).parameters if p != "dist")
+    return info.keywords
 
 
 def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: object = 1,
@@ -313,15 +330,12 @@ def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: ob
                     "it schedules a finite job set (packsched schedule), not jobs drawn "
                     "from a size law")
             raise ValueError(f"{name} is a {info.family} policy: {what}")
-        try:
-            return info.factory(**params)
-        except TypeError as e:
-            raise ValueError(f"{name}: {e} (parameters: {info.parameters or 'none'})") from None
-    accepted = slotted_parameters(name)
-    unknown = sorted(set(params) - set(accepted))
+    unknown = sorted(set(params) - set(info.keywords))
     if unknown:
         raise ValueError(f"{name} takes no parameter {', '.join(map(repr, unknown))} "
-                         f"(parameters: {', '.join(accepted) or 'none'})")
+                         f"(parameters: {', '.join(info.keywords) or 'none'})")
+    if info.family != "pg21-slotted":
+        return info.factory(**params)
     cap = to_number(capacity, name="capacity")
     if not cap > 0:
         raise ValueError(f"capacity must be positive, got {capacity!r}")

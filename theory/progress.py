@@ -2,7 +2,10 @@
 
 A :class:`Progress` stays silent for its first ``delay`` seconds, then writes one line
 every ``every`` seconds to stderr (never stdout: ``--json`` output stays clean) and a
-last line when the work ends. ``PACKSCHED_PROGRESS=0`` silences every reporter.
+last line when the work ends. ``PACKSCHED_PROGRESS=0`` silences every reporter. The
+time left is said only with ``eta=True``, for work whose units cost about the same
+(lines of a file): extrapolating levels, rounds or checks of very different costs
+promised "about 2 s left" for 100 s of work, and no estimate beats a wrong one.
 
 >>> with Progress("enumerating configurations", total=1000) as p:
 ...     for i in range(1000):
@@ -24,8 +27,9 @@ class Progress:
     """Rate-limited progress reporter: ``update(done)`` is cheap enough for inner loops."""
 
     def __init__(self, label: str, total: float | None = None, *, unit: str = "",
-                 delay: float = 2.0, every: float = 5.0, stream: TextIO | None = None):
-        self.label, self.total, self.unit = label, total, unit
+                 delay: float = 2.0, every: float = 5.0, stream: TextIO | None = None,
+                 eta: bool = False):
+        self.label, self.total, self.unit, self.eta = label, total, unit, eta
         self.delay, self.every = delay, every
         self.stream = stream
         self.enabled = os.environ.get("PACKSCHED_PROGRESS", "1") != "0"
@@ -51,7 +55,7 @@ class Progress:
         if self.total:
             frac = min(self.done / self.total, 1.0)
             text = f"{_n(self.done)}/{_n(self.total)}{unit} ({100 * frac:.0f}%)"
-            if 0 < frac < 1 and not final:
+            if self.eta and 0 < frac < 1 and not final:
                 text += f", about {(elapsed / frac - elapsed):.0f} s left"
         else:
             text = f"{_n(self.done)}{unit}"
@@ -59,7 +63,9 @@ class Progress:
         line = f"packsched: {self.label}: {text}, {elapsed:.0f} s {state}"
         if note:
             line += f" ({note})"
-        print(line, file=self.stream or sys.stderr, flush=True)
+        stream = self.stream or sys.stderr
+        if stream is not None:  # stderr closed: say nothing (print(file=None) is stdout)
+            print(line, file=stream, flush=True)
         self._said = True
 
     def __enter__(self) -> Progress:

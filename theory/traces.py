@@ -573,7 +573,7 @@ def read_size_file(
         return _read_csv_column(lines, names, isinstance(column, str), name)
     out: list = []
     width: int | None = None
-    with Progress(f"reading {name}", total=len(lines), unit="lines") as prog:
+    with Progress(f"reading {name}", total=len(lines), unit="lines", eta=True) as prog:
         for lineno, line in enumerate(lines, 1):
             if not lineno & 0xFFFF:
                 prog.update(lineno)
@@ -620,7 +620,7 @@ def _read_csv_column(lines: list[str], names: list[str], scalar: bool, name: str
         raise ValueError(f"{name}: a header but no data rows")
     idx = [header.index(c) for c in names]
     out: list = []
-    with Progress(f"reading {name}", total=len(numbered), unit="rows") as prog:
+    with Progress(f"reading {name}", total=len(numbered), unit="rows", eta=True) as prog:
         for k, (lineno, line) in enumerate(numbered[1:]):
             if not k & 0xFFFF:
                 prog.update(k)

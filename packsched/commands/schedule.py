@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from packsched.arguments import budget_help, budgets, byte_size, integer, real
+from packsched.arguments import (
+    budget_help,
+    budgets,
+    byte_size,
+    check_policy_options,
+    integer,
+    real,
+)
 from packsched.commands import schedule_nonpreemptive
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
@@ -43,7 +50,7 @@ def add_parser(sub: Any) -> None:
                         "(packsched policies)")
     p.add_argument("--jobs", required=True, metavar="FILE", help="jobs CSV file")
     p.add_argument("--cluster", required=True, metavar="FILE", help="cluster CSV file")
-    p.add_argument("--k", type=real(1), default=2.0,
+    p.add_argument("--k", type=real(1),
                    help="exponent of the l_k norm, >= 1 (default 2)")
     mem = p.add_mutually_exclusive_group()
     mem.add_argument("--memory", dest="memory", action="store_true", default=None,
@@ -57,7 +64,12 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--alpha", type=real(0),
                    help="ocorp-plus: weight of the switching cost (default 10)")
     p.add_argument("--max-slots", type=integer(1), metavar="T",
-                   help="stop a run after T slots (default: a generous cap)")
+                   help="stop a run after T slots (default: a generous cap, and runs that "
+                        "must serve jobs in more than 10^7 slots are refused)")
+    p.add_argument("--allow-unfinished", action="store_true", default=None,
+                   help="report a run stopped at --max-slots with jobs unfinished (exit 0; "
+                        "their completions are null, objectives given as *_lower bounds) "
+                        "instead of failing with exit 3")
     p.add_argument("--max-memory", type=byte_size, metavar="BYTES",
                    help=f"memory budget for the files and the run's record, e.g. 16G "
                         f"(default {budget_help('MEMORY_BUDGET')})")
@@ -72,32 +84,36 @@ def run(args: argparse.Namespace) -> int:
     from theory.job_files import read_instance
 
     info = POLICIES.get(args.policy)
-    if info is not None and info.family == "fl24-nonpreemptive":
-        return schedule_nonpreemptive.run(args)
-    if info is None or info.family != "xll21-preemptive":
+    if info is None or info.family not in ("xll21-preemptive", "fl24-nonpreemptive"):
         known = policies_of("xll21-preemptive") + policies_of("fl24-nonpreemptive")
         raise UsageError(f"--policy must be one of {', '.join(known)}, got {args.policy!r}"
                          + (f" (a {info.family} policy: packsched simulate)" if info else ""))
-    given = [f"--{k.replace('_', '-')}" for k in schedule_nonpreemptive.FL24_FLAGS
-             if getattr(args, k) is not None]
-    if given:
-        raise UsageError(f"{', '.join(given)}: flag(s) of the FL24 non-preemptive policies, "
-                         f"not of {args.policy} (XLL21 preemptive)")
+    given = check_policy_options(args)
+    if info.family == "fl24-nonpreemptive":
+        return schedule_nonpreemptive.run(args)
     if args.policy == "ocorp-mapreduce":
         raise UsageError("ocorp-mapreduce schedules MapReduce jobs (two phases per job), "
                          "which the jobs file cannot describe: use the Python API "
                          "(theory.MapReduceJobs, policies.preemptive.OCORPMapReduce)")
-    params = {k: v for k, v in (("gamma", args.gamma), ("mu", args.mu),
-                                ("alpha", args.alpha)) if v is not None}
-    policy = make_policy(args.policy, **params)
+    policy = make_policy(args.policy, **{k: given[k] for k in info.keywords if k in given})
     assert isinstance(policy, PreemptivePolicy)
     mem = budgets(args, memory_budget="max_memory")
     jobs, machines = read_instance(args.jobs, args.cluster, integers=True, **mem)
+    if args.memory is None and not policy.uses_memory and \
+            max(jobs.resources, machines.resources) >= 2:
+        raise UsageError(f"{args.policy} allocates cores only, and the files have a memory "
+                         f"column (demand_1/capacity_1) it would not read: add --no-memory "
+                         f"to schedule by cores alone, or use a policy that models memory "
+                         f"(ocorp-m, srpt, srvf, svf, srf, fair)")
     with stdout_to_stderr(args.json):
-        res = run_schedule(policy, jobs, machines, k=args.k, memory=args.memory,
-                           max_slots=args.max_slots, **mem)
+        res = run_schedule(policy, jobs, machines, k=2.0 if args.k is None else args.k,
+                           memory=args.memory, max_slots=args.max_slots, **mem)
     out = res.summary()
     out.update(jobs_file=args.jobs, cluster_file=args.cluster)
+    if res.stopped and not args.allow_unfinished:
+        raise ComputationError(f"{args.policy} stopped: {res.stop_reason}; no completion or "
+                               f"objective is reported for a stopped run (raise --max-slots, "
+                               f"or add --allow-unfinished to see it with lower bounds)")
     if args.json:
         emit_json(out)
     else:
@@ -112,11 +128,16 @@ def _print(out: dict[str, Any]) -> None:
     k = out["k"]
     print(f"policy      {out['policy']} on {out['jobs']} jobs, {out['machines']} machine(s)"
           f"{', memory modelled' if out['memory'] else ''}")
-    print(f"flowtime    l_{fmt(k)} norm {fmt(out['flowtime_lk'])}, fractional (eq. (5)) "
-          f"{fmt(out['fractional_flowtime_lk'])}")
-    print(f"makespan    {out['makespan']} slots; {out['preemptions']} preemptions, "
-          f"{out['migrations']} migrations")
-    if out["unfinished"]:
-        print(f"stopped     {out['unfinished']} job(s) unfinished after {out['slots']} slots")
+    if out["status"] == "stopped":
+        print(f"STOPPED     {out['stop_reason']}: objectives are lower bounds")
+        print(f"flowtime    l_{fmt(k)} norm >= {fmt(out['flowtime_lk_lower'])}, fractional "
+              f"(eq. (5)) >= {fmt(out['fractional_flowtime_lk_lower'])}")
+        print(f"makespan    >= {out['makespan_lower']} slots; {out['preemptions']} "
+              f"preemptions, {out['migrations']} migrations")
+    else:
+        print(f"flowtime    l_{fmt(k)} norm {fmt(out['flowtime_lk'])}, fractional (eq. (5)) "
+              f"{fmt(out['fractional_flowtime_lk'])}")
+        print(f"makespan    {out['makespan']} slots; {out['preemptions']} preemptions, "
+              f"{out['migrations']} migrations")
     print(f"invariants  {'ok' if out['invariants_ok'] else 'VIOLATED'} "
           f"({out['seconds']:.3g} s)")

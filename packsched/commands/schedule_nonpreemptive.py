@@ -5,13 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from packsched.arguments import budgets, integer, real
+from packsched.arguments import budgets, given_options, integer, real
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
-
-#: flags of this family (refused for the XLL21 policies) and of XLL21 (refused here)
-FL24_FLAGS = ("eps", "sort", "gamma0", "capacity_rule", "max_dp_cells")
-XLL21_FLAGS = ("memory", "gamma", "mu", "alpha", "max_slots")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -34,16 +30,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from policies.nonpreemptive import NonPreemptivePolicy, run_nonpreemptive
-    from policies.registry import make_policy
+    from policies.registry import POLICIES, make_policy
     from theory.job_files import read_instance
 
-    given = [f"--{k.replace('_', '-')}" for k in XLL21_FLAGS
-             if getattr(args, k, None) is not None]
-    if given:
-        raise UsageError(f"{', '.join(given)}: flag(s) of the XLL21 preemptive policies, "
-                         f"not of {args.policy} (FL24 non-preemptive)")
-    params: dict[str, Any] = {k: getattr(args, k) for k in FL24_FLAGS
-                              if getattr(args, k) is not None}
+    given = given_options(args)  # checked by the caller against the policy's declaration
+    params: dict[str, Any] = {k: given[k] for k in POLICIES[args.policy].keywords
+                              if k in given}
     try:
         policy = make_policy(args.policy, **params)
     except ValueError as e:
@@ -52,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     jobs, machines = read_instance(args.jobs, args.cluster,
                                    **budgets(args, memory_budget="max_memory"))
     with stdout_to_stderr(args.json):
-        res = run_nonpreemptive(policy, jobs, machines, k=args.k)
+        res = run_nonpreemptive(policy, jobs, machines, k=2.0 if args.k is None else args.k)
     out = res.summary()
     out.update(jobs_file=args.jobs, cluster_file=args.cluster)
     if args.json:

@@ -10,9 +10,11 @@ from packsched.arguments import (
     budget_help,
     budgets,
     byte_size,
+    check_policy_options,
     integer,
     number_list,
     number_text,
+    parse_flag,
     real,
 )
 from packsched.commands import simulate_continuous
@@ -69,10 +71,11 @@ def add_parser(sub: Any) -> None:
                       help="rho = lambda / mu")
     load.add_argument("--intensity", type=real(0, low_open=True), metavar="ALPHA",
                       help="rho = ALPHA * L / R-bar (PG21 VII-A)")
-    sm.add_argument("--arrivals", choices=["poisson", "bernoulli"], default="poisson")
-    sm.add_argument("--traffic-scaling", type=real(0, low_open=True), default=1.0,
-                    help="--trace: arrival-rate multiplier 1/beta (PG21 VII-B)")
-    sm.add_argument("--slots", type=integer(1), default=100_000)
+    sm.add_argument("--arrivals", choices=["poisson", "bernoulli"],
+                    help="PG21: arrivals per slot (default poisson)")
+    sm.add_argument("--traffic-scaling", type=real(0, low_open=True),
+                    help="--trace: arrival-rate multiplier 1/beta (PG21 VII-B; default 1)")
+    sm.add_argument("--slots", type=integer(1), help="PG21: slots simulated (default 100000)")
     sm.add_argument("--warmup", type=real(0),
                     help="slots (PG18: time) excluded from averages (default a fifth)")
     sm.add_argument("--seed", type=integer(0), default=0, help="non-negative integer")
@@ -130,8 +133,9 @@ def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str,
             raise UsageError("--trace supports google2011 (PG21 VII-B)")
         if args.sizes or args.dist or args.workload or args.intensity:
             raise UsageError("--trace brings its own sizes and arrivals; use --traffic-scaling")
-        w = P.google2011_workload(traffic_scaling=args.traffic_scaling)
-        info = {"kind": "trace", "trace": "google2011", "traffic_scaling": args.traffic_scaling,
+        scaling = 1.0 if args.traffic_scaling is None else args.traffic_scaling
+        w = P.google2011_workload(traffic_scaling=scaling)
+        info = {"kind": "trace", "trace": "google2011", "traffic_scaling": scaling,
                 "jobs": w.jobs}
         return w, None, 1.0, min(args.slots, int(w.horizon)), info
     if args.sizes is None and args.dist is None:
@@ -147,21 +151,16 @@ def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str,
     return w, dist, cap, args.slots, info
 
 
-PG18_ONLY = ("rates", "time", "clock_rates", "epsilon", "f", "b", "stop_fraction", "service",
-             "scv", "pareto_alpha", "samples", "engine", "max_ticks")
-
-
 def _slotted_flags(args: argparse.Namespace) -> None:
-    """Parse the flags the two families spell alike into the PG21 slotted meaning."""
-    given = [f"--{k.replace('_', '-')}" for k in PG18_ONLY if getattr(args, k) is not None]
-    if given:
-        raise UsageError(f"{', '.join(given)}: flag(s) of the PG18 continuous-time policies, "
-                         f"not of {args.policy} (PG21 slotted)")
+    """Parse the flags the two families spell alike into the PG21 slotted meaning, and
+    apply the defaults of the flags whose use depends on the family."""
     if args.sizes is not None:
-        args.sizes = number_list()(args.sizes)
+        args.sizes = parse_flag("sizes", number_list(), args.sizes)
     if args.capacity is not None:
-        args.capacity = number_text(args.capacity)
-    args.mu = 0.01 if args.mu is None else real(0, 1, low_open=True)(args.mu)
+        args.capacity = parse_flag("capacity", number_text, args.capacity)
+    args.mu = 0.01 if args.mu is None else parse_flag("mu", real(0, 1, low_open=True), args.mu)
+    args.slots = 100_000 if args.slots is None else args.slots
+    args.arrivals = args.arrivals or "poisson"
     if args.warmup is not None:
         if args.warmup != int(args.warmup):
             raise UsageError(f"--warmup counts slots: give an integer, got {args.warmup}")
@@ -169,31 +168,20 @@ def _slotted_flags(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import argparse as ap
-
     import policies as P
 
     if args.policy not in P.POLICIES:
         raise UsageError(f"unknown policy {args.policy!r}; known: {', '.join(P.POLICIES)}")
     family = P.POLICIES[args.policy].family
+    if family not in ("pg18-continuous", "pg21-slotted"):
+        raise UsageError(f"{args.policy} is a {family} policy: run it with packsched schedule")
+    given = check_policy_options(args)
     if family == "pg18-continuous":
         return simulate_continuous.run(args)
-    if family != "pg21-slotted":
-        raise UsageError(f"{args.policy} is a {family} policy: run it with packsched schedule")
-    try:
-        _slotted_flags(args)
-    except ap.ArgumentTypeError as e:
-        raise UsageError(str(e)) from None
+    _slotted_flags(args)
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
-    flags = {k: v for k, v in (("J", args.J), ("small_jobs", args.small_jobs),
-                               ("hol", args.hol), ("levels", args.levels),
-                               ("max_configurations", args.max_configurations))
-             if v is not None}
-    bad = [k for k in flags if k not in P.slotted_parameters(args.policy)]
-    if bad:
-        raise UsageError(", ".join(f"--{k.replace('_', '-')}" for k in bad)
-                         + f": not a flag of {args.policy}")
+    flags = {k: given[k] for k in P.POLICIES[args.policy].keywords if k in given}
     w, dist, cap, slots, info = _workload(args)
     policy = P.make_policy(args.policy, dist=dist, capacity=cap, **flags)
     cluster = P.Cluster.identical(args.servers, cap)

@@ -4,16 +4,15 @@ job types with vector sizes, Poisson arrivals per type, a horizon in time units.
 from __future__ import annotations
 
 import argparse
+import math
 from typing import Any
 
-from packsched.arguments import real, split_list
+from packsched.arguments import flag, given_options, integer, parse_flag, real, split_list
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
-#: flags of the PG21 slotted arm that mean nothing here
-SLOTTED_ONLY = ("dist", "trace", "probs", "counts", "deterministic", "workload", "slots",
-                "J", "max_configurations", "small_jobs", "hol", "levels")
-SLOTTED_DEFAULTS = {"slots": 100_000, "arrivals": "poisson", "traffic_scaling": 1.0}
+#: queue samples judged for stability unless --samples says otherwise
+DEFAULT_SAMPLES = 4000
 
 
 def add_arguments(sm: argparse.ArgumentParser) -> None:
@@ -43,30 +42,35 @@ def add_arguments(sm: argparse.ArgumentParser) -> None:
 
 
 def _numbers(text: str, flag: str) -> list[float]:
-    out = []
-    for i, t in enumerate(split_list(text)):
-        try:
-            v = float(t)
-        except ValueError:
-            raise UsageError(f"{flag}: entry {i + 1} {t!r} is not a number") from None
-        out.append(v)
-    return out
+    """Finite numbers of a comma-separated list (every entry present)."""
+    try:
+        items = split_list(text)
+    except argparse.ArgumentTypeError as e:
+        raise UsageError(f"{flag}: {e}") from None
+    return [_finite(t, f"{flag}: entry {i + 1}") for i, t in enumerate(items)]
+
+
+def _finite(text: str, where: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise UsageError(f"{where} {text!r} is not a number") from None
+    if not math.isfinite(v):
+        raise UsageError(f"{where} must be a finite number, got {text}")
+    return v
 
 
 def _number(text: str | None, flag: str) -> float | None:
-    if text is None:
-        return None
-    try:
-        return float(text)
-    except ValueError:
-        raise UsageError(f"{flag}: {text!r} is not a number") from None
+    return None if text is None else _finite(text.strip(), flag)
 
 
 def parse_vector_sizes(text: str) -> list[list[float]]:
     """``8,15;6.5,17.1`` (types split by ';', resources by ','), ``8:15,6.5:17.1``
     (resources split by ':'), or ``2,5`` (one resource, one size per type)."""
     if ";" in text:
-        rows = [r for r in (x.strip() for x in text.split(";")) if r]
+        rows = [x.strip() for x in text.split(";")]
+        if not all(rows):
+            raise UsageError(f"--sizes: empty job type in {text!r} (types split by ';')")
         out = [_numbers(r, "--sizes") for r in rows]
     elif ":" in text:
         out = [_numbers(v.replace(":", ","), "--sizes") for v in split_list(text)]
@@ -75,6 +79,15 @@ def parse_vector_sizes(text: str) -> list[list[float]]:
     if len({len(r) for r in out}) != 1:
         raise UsageError(f"--sizes: every type needs the same number of resources: {text!r}")
     return out
+
+
+def _keyword(option: str, text: str) -> Any:
+    """A policy keyword's flag text as the policy takes it."""
+    if option == "clock_rates":
+        return _numbers(text, flag(option))
+    if option == "f":
+        return text
+    return _number(text, flag(option))
 
 
 def _capacity(text: Any) -> list[float]:
@@ -88,17 +101,14 @@ def _capacity(text: Any) -> list[float]:
 def run(args: argparse.Namespace) -> int:
     import policies as P
 
-    given = [f"--{k.replace('_', '-')}" for k in SLOTTED_ONLY
-             if getattr(args, k, None) is not None and getattr(args, k) != SLOTTED_DEFAULTS.get(k)]
-    if given:
-        raise UsageError(f"{', '.join(given)}: not a flag of the PG18 family "
-                         f"({args.policy}); give --sizes, --rates or --intensity, --time")
     if args.sizes is None:
         raise UsageError("give the job types' sizes: --sizes 8,15;6.5,17.1 (types split by "
                          "';', resources by ',')")
     if args.time is None:
         raise UsageError("give the simulated time: --time T")
     horizon = float(_number(args.time, "--time") or 0.0)
+    samples = (DEFAULT_SAMPLES if args.samples is None
+               else parse_flag("samples", integer(1), args.samples))
     sizes = parse_vector_sizes(args.sizes)
     J = len(sizes)
     service = args.service or "exponential"
@@ -107,6 +117,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--mu gives {len(mu)} rates for {J} job types")
     if any(not m > 0 for m in mu):
         raise UsageError(f"--mu: service rates must be positive, got {args.mu}")
+    if any(not math.isfinite(1.0 / m) or 1.0 / m == 0 for m in mu):
+        raise UsageError(f"--mu: a rate of {args.mu} gives a mean service time beyond the "
+                         f"float range")
     extra: dict[str, float] = {}
     if args.scv is not None:
         extra["scv"] = float(_number(args.scv, "--scv") or 0.0)
@@ -120,17 +133,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give exactly one of --rates L1,L2,... and --intensity ZETA")
     rates = (_numbers(args.rates, "--rates") if args.rates is not None
              else P.rates_for_intensity(types, cluster, args.intensity).tolist())
-    params: dict[str, Any] = {}
-    for flag, key in (("clock_rates", "clock_rates"), ("epsilon", "epsilon"), ("b", "b"),
-                      ("stop_fraction", "stop_fraction")):
-        v = getattr(args, flag)
-        if v is not None:
-            params[key] = _numbers(v, "--" + flag.replace("_", "-")) if flag == "clock_rates" \
-                else _number(v, "--" + flag.replace("_", "-"))
-    if args.f is not None:
-        params["f"] = args.f
+    given = given_options(args)
+    params = {k: _keyword(k, given[k]) for k in P.POLICIES[args.policy].keywords
+              if k in given}
     policy = P.make_policy(args.policy, **params)
-    samples = int(_number(args.samples, "--samples") or 4000) if args.samples else 4000
     w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers)
     with stdout_to_stderr(args.json):
         res = P.simulate_continuous(policy, w, cluster, types, warmup=args.warmup,

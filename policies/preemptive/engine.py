@@ -22,14 +22,22 @@ import numpy as np
 from policies.preemptive.result import ScheduleResult
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.fractional_flowtime import check_k, fractional_weight
-from theory.job_sets import JobSet, Machines, check_fits, require_integers
+from theory.job_sets import JobSet, Machines, check_fits, require_integers, require_resources
 from theory.progress import Progress
 
 __all__ = ["SlotView", "Allocation", "PreemptivePolicy", "run_schedule", "slot_bound",
-           "RECORD_BYTES"]
+           "RECORD_BYTES", "MAX_SLOTS", "busy_slots_lower_bound"]
 
 #: bytes per recorded (job, machine, slot) allocation
 RECORD_BYTES = 24
+#: bytes per present (job, machine) pair in one slot's arrays (allocation, memory,
+#: the previous slot's cores, products): the peak when every job is present at once
+PAIR_BYTES = 48
+#: slots a run may step through unless ``max_slots`` says otherwise (about 75 us each in
+#: plain Python: 10^7 slots are some 12 minutes); empty time between jobs is skipped
+MAX_SLOTS = 10_000_000
+#: the largest volume p_j d_j the engine's int64 counters hold with room for sums
+MAX_VOLUME = 2**62
 
 
 @dataclass(frozen=True)
@@ -86,9 +94,58 @@ def slot_bound(jobs: JobSet, machines: Machines) -> int:
     """The default cap on the slots of a run: ten times max_j a_j + sum_j p_j d_j +
     max_j p_j (the horizon within which one core per slot finishes every job) plus
     10,000 slots, room for policies that wait on purpose (OCORP serves a job only once
-    its multiplier passes its weight). A run reaching it stops and says so."""
+    its multiplier passes its weight), and at most max_j a_j + :data:`MAX_SLOTS`. A run
+    reaching it stops and says so."""
     a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
-    return int(10 * (a.max() + np.sum(p * d) + p.max()) + 10_000)
+    generous = 10 * (int(a.max()) + int(np.sum(p * d)) + int(p.max())) + 10_000
+    return min(generous, int(a.max()) + MAX_SLOTS)
+
+
+def busy_slots_lower_bound(jobs: JobSet, machines: Machines) -> int:
+    """Slots in which some job must be served, in any schedule: at least max_j p_j
+    (a job gets at most d_j cores a slot, eq. (2)) and at least sum_j p_j d_j / sum_i
+    C_i (no slot serves more than every core, eq. (4b))."""
+    vol = sum(int(p) * int(d) for p, d in zip(jobs.processing, jobs.demand[:, 0],
+                                                strict=True))
+    cores = int(machines.capacity[:, 0].sum())
+    return max(int(jobs.processing.max()), -(-vol // cores))
+
+
+def _check_arguments(memory: object, max_slots: object, memory_budget: object) -> None:
+    if memory is not None and not isinstance(memory, bool | np.bool_):
+        raise TypeError(f"memory must be True, False or None (the policy decides), got "
+                        f"{memory!r}")
+    if max_slots is not None and (isinstance(max_slots, bool | np.bool_)
+                                  or not isinstance(max_slots, int | np.integer)
+                                  or max_slots < 1):
+        raise ValueError(f"max_slots must be an integer >= 1, got {max_slots!r}")
+    if isinstance(memory_budget, bool) or not isinstance(memory_budget, int | float) \
+            or not memory_budget > 0:
+        raise ValueError(f"memory_budget must be a positive number of bytes, got "
+                         f"{memory_budget!r}")
+
+
+def _check_size(jobs: JobSet, machines: Machines, max_slots: int | None,
+                memory_budget: float, name: str) -> None:
+    """Refuse, before anything is allocated, a run whose volumes overflow the counters,
+    whose arrays pass ``memory_budget`` or whose busy slots pass :data:`MAX_SLOTS`."""
+    volume = [int(p) * int(d) for p, d in zip(jobs.processing, jobs.demand[:, 0],
+                                              strict=True)]
+    big = max(range(jobs.n), key=volume.__getitem__)
+    if volume[big] > MAX_VOLUME:
+        raise ValueError(f"job {jobs.ids[big]!r}: its volume p_j d_j = {volume[big]:.3g} "
+                         f"core-slots is beyond 2^62, which the engine's counters do not "
+                         f"hold (XLL21 II-A counts volume in core-slots)")
+    check_budget(PAIR_BYTES * jobs.n * machines.m, memory_budget,
+                 what=f"{name} on {jobs.n:,} jobs x {machines.m:,} machines",
+                 option="memory_budget", unit="bytes",
+                 hint="each slot holds a cores array over the present jobs x machines")
+    need = busy_slots_lower_bound(jobs, machines)
+    if max_slots is None:
+        check_budget(need, MAX_SLOTS, what=f"{name} on these jobs", option="max_slots",
+                     unit="busy slots",
+                     hint="every schedule serves some job in that many slots; a run "
+                          "stops at max_slots")
 
 
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
@@ -108,11 +165,25 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     min(its cores, its true d_j) / d_j per slot. Recording needs RECORD_BYTES per
     (job, machine) pair served in a slot; a run whose record would pass
     ``memory_budget`` stops with :class:`theory.budgets.BudgetExceeded`.
+
+    Resources: XLL21 models cores (``demand_0``) and memory (``demand_1``, for the
+    policies that allocate it, or with ``memory=True``); a third resource is refused
+    (the result's ``memory`` says whether memory was modelled). Size: a run whose
+    (jobs x machines) arrays pass ``memory_budget``, or that must serve jobs in more
+    than :data:`MAX_SLOTS` slots (:func:`busy_slots_lower_bound`) while ``max_slots``
+    is left out, is refused before it starts; slots in which no job is present are
+    skipped, not stepped through. A run that reaches ``max_slots`` returns with
+    ``status == "stopped"`` and its unfinished jobs without completion.
     """
     if not isinstance(policy, PreemptivePolicy):
         raise TypeError(f"policy must be a PreemptivePolicy, got {type(policy).__name__}")
+    if not isinstance(jobs, JobSet) or not isinstance(machines, Machines):
+        raise TypeError("jobs must be a theory.JobSet and machines a theory.Machines")
     kf = check_k(k)
+    _check_arguments(memory, max_slots, memory_budget)
     require_integers(jobs, machines)
+    require_resources(jobs, machines, 2, model="XLL21 (cores demand_0, memory demand_1)",
+                      hint="; drop the column")
     use_mem = (policy.uses_memory and jobs.resources >= 2) if memory is None else bool(memory)
     if use_mem and (jobs.resources < 2 or machines.resources < 2):
         raise ValueError("memory=True needs a second resource (demand_1, capacity_1)")
@@ -120,6 +191,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         raise ValueError(f"{policy.name} allocates cores only (single resource): run it "
                          f"with memory=False")
     check_fits(jobs, machines, resources=2 if use_mem else 1)
+    _check_size(jobs, machines, max_slots, memory_budget, policy.name)
     d = jobs.demand[:, 0].astype(np.int64)
     if np.any(d < 1):
         raise ValueError("XLL21 jobs demand at least one core (demand_0 >= 1)")
@@ -132,21 +204,20 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     mem = dec[:, 1].astype(np.int64) if use_mem else np.zeros(jobs.n, np.int64)
     Mi = machines.capacity[:, 1].astype(float) if use_mem else np.full(machines.m, np.inf)
     bound = slot_bound(jobs, machines) if max_slots is None else int(max_slots)
-    if bound < 1:
-        raise ValueError(f"max_slots must be >= 1, got {max_slots!r}")
     a = jobs.arrival.astype(np.int64)
     pred = _predecessors(after, jobs.n)
     successors: dict[int, list[int]] = {}
     released: list[int] = []  # successors whose predecessor completed last slot
     p = jobs.processing
-    volume = (jobs.processing * d).astype(np.int64)
+    volume = np.array([int(x) * int(y) for x, y in zip(jobs.processing, d, strict=True)],
+                      dtype=np.int64)
     left = volume.copy()
     n, M = jobs.n, machines.m
     order = np.argsort(a, kind="stable")
     nxt = 0
     present = np.zeros(0, dtype=np.int64)
     prev_cores = np.zeros((0, M), dtype=np.int64)
-    completion = np.zeros(n, dtype=np.int64)
+    completion = np.full(n, np.nan)
     frac = np.zeros(n)
     preempt = np.zeros(n, dtype=np.int64)
     migrate = np.zeros(n, dtype=np.int64)
@@ -157,7 +228,8 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     rec_cores: list[np.ndarray] = []
     rec_slot: list[np.ndarray] = []
     records = 0
-    unfinished_work: list[int] = []  # core-slots of arrived jobs left after each slot
+    # core-slots of arrived jobs left after each slot, as steps: (first slot, value)
+    work_steps: list[tuple[int, int]] = []
     arrived_volume = done_volume = 0
     policy.reset(jobs, machines)
     t0 = time.perf_counter()
@@ -172,7 +244,7 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
             j = int(order[nxt])
             nxt += 1
             arrived_volume += int(volume[j])
-            if pred[j] >= 0 and not (0 < completion[pred[j]] < t):
+            if pred[j] >= 0 and not completion[pred[j]] < t:
                 successors.setdefault(int(pred[j]), []).append(j)
             else:
                 new.append(j)
@@ -182,9 +254,11 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
             prev_cores = np.concatenate([prev_cores, np.zeros((len(new), M), np.int64)])[srt]
             present = grown[srt]
         if present.size == 0:
-            unfinished_work.append(arrived_volume - done_volume)
+            work_steps.append((t, arrived_volume - done_volume))
             if nxt == n and not successors:
                 break
+            if nxt < n and not released:  # skip to the slot after the next arrival
+                t = min(max(t, int(a[order[nxt]])), bound)
             continue
         rem = left[present] / d[present]
         view = SlotView(t, present, a[present].astype(float), p[present],
@@ -228,18 +302,34 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         keep = ~finished
         present = present[keep]
         prev_cores = u[keep]
-        unfinished_work.append(arrived_volume - done_volume)
+        work_steps.append((t, arrived_volume - done_volume))
         if present.size == 0 and nxt == n and not released and not successors:
             break
     progress.__exit__(None, None, None)
     seconds = time.perf_counter() - t0
+    left_jobs = int(np.sum(left > 0))
+    reason = None if left_jobs == 0 else (
+        f"max_slots={bound:,} reached with {left_jobs} job(s) unfinished"
+        + (" (the default cap, slot_bound)" if max_slots is None else ""))
     return ScheduleResult.build(
         policy=policy.name, jobs=jobs, machines=machines, k=kf, memory=use_mem,
         completion=completion, fractional=frac, preemptions=preempt, migrations=migrate,
         record=(_cat(rec_job), _cat(rec_machine), _cat(rec_cores), _cat(rec_slot)),
-        unfinished_work=np.array(unfinished_work, dtype=np.int64), seconds=seconds,
-        slots=t, stopped=bool(left.sum() > 0), after=pred if after is not None else None,
+        unfinished_work=_dense_steps(work_steps, t, memory_budget), seconds=seconds,
+        slots=t, stop_reason=reason, after=pred if after is not None else None,
         declared=dec if declared is not None else None)
+
+
+def _dense_steps(steps: list[tuple[int, int]], slots: int, memory_budget: float
+                 ) -> np.ndarray:
+    """One value per slot 1..slots from (first slot, value) steps (skipped slots keep
+    the value before them)."""
+    check_budget(8 * slots, memory_budget, what=f"the unfinished-work series of {slots:,} "
+                 "slots", option="memory_budget", unit="bytes")
+    if not steps:
+        return np.zeros(0, dtype=np.int64)
+    at = np.array([s for s, _ in steps] + [slots + 1], dtype=np.int64)
+    return np.repeat(np.array([v for _, v in steps], dtype=np.int64), np.diff(at))
 
 
 def _declared(declared: object, jobs: JobSet) -> np.ndarray:

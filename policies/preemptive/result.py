@@ -17,13 +17,19 @@ __all__ = ["ScheduleResult"]
 class ScheduleResult:
     """One run of a preemptive policy on a finite job set (XLL21 II-A, Sec. VI metrics).
 
-    Per job (input order): ``completion`` c_j (0 if unfinished), ``flowtime``
+    ``status`` is ``"finished"`` when every job completed, else ``"stopped"`` with
+    ``stop_reason``. Per job (input order): ``completion`` c_j (NaN: the job has no
+    completion, the run stopped first), ``flowtime``
     f_j = c_j - a_j, ``fractional`` (eq. (5)), ``waiting`` f_j - p_j, ``preemptions``
     (served in a slot, unfinished and not served in the next) and ``migrations`` (a
     service slot on another set of machines than the previous one). Series over slots
     1..T: ``unfinished_work`` (core-slots of arrived jobs left after the slot),
     ``flowtime_lk_series`` (l_k norm of the flowtimes of the jobs completed so far,
     XLL21 Fig. 2). ``record`` = (job, machine, cores, slot) of every allocation.
+
+    Objectives of a stopped run are not known: :meth:`summary` reports them as null
+    and gives ``*_lower`` bounds instead (an unfinished job completes in slot T + 1 or
+    later, and its fractional flowtime only grows).
     """
 
     policy: str
@@ -39,7 +45,7 @@ class ScheduleResult:
     unfinished_work: np.ndarray
     seconds: float
     slots: int
-    stopped: bool
+    stop_reason: str | None
     after: np.ndarray | None = None
     declared: np.ndarray | None = None
     invariants: dict[str, Any] = field(default_factory=dict)
@@ -53,15 +59,22 @@ class ScheduleResult:
         return res
 
     @property
+    def stopped(self) -> bool:
+        return self.stop_reason is not None
+
+    @property
+    def status(self) -> str:
+        """``"finished"`` (every job completed) or ``"stopped"`` (see ``stop_reason``)."""
+        return "stopped" if self.stopped else "finished"
+
+    @property
     def finished(self) -> np.ndarray:
-        return self.completion > 0
+        return np.isfinite(self.completion)
 
     @property
     def flowtime(self) -> np.ndarray:
         """f_j = c_j - a_j (NaN for a job still unfinished when the run stopped)."""
-        f = (self.completion - self.jobs.arrival).astype(float)
-        f[~self.finished] = np.nan
-        return f
+        return self.completion - self.jobs.arrival
 
     @property
     def waiting(self) -> np.ndarray:
@@ -69,20 +82,32 @@ class ScheduleResult:
         return self.flowtime - self.jobs.processing
 
     @property
-    def makespan(self) -> int:
-        return int(self.completion.max())
+    def makespan(self) -> int | None:
+        """max_j c_j, or None when the run stopped with jobs unfinished."""
+        return None if self.stopped else int(self.completion.max())
 
     @property
     def invariants_ok(self) -> bool:
         return bool(self.invariants.get("ok", False))
 
-    def flowtime_lk(self, k: float | None = None) -> float:
-        """(sum_j f_j^k)^(1/k) over finished jobs."""
-        return lk_norm(self.flowtime[self.finished], self.k if k is None else k)
+    def _completion_bound(self) -> np.ndarray:
+        """c_j, and T + 1 (a lower bound) for the jobs unfinished after slot T."""
+        return np.where(self.finished, self.completion, self.slots + 1)
 
-    def fractional_lk(self) -> float:
-        """(sum_j fractional_j)^(1/k): eq. (5) approximates f_j^k job by job."""
-        return float(np.sum(self.fractional) ** (1 / self.k))
+    def flowtime_lk(self, k: float | None = None) -> float | None:
+        """(sum_j f_j^k)^(1/k); None when the run stopped with jobs unfinished."""
+        return None if self.stopped else lk_norm(self.flowtime, self.k if k is None else k)
+
+    def flowtime_lk_lower(self, k: float | None = None) -> float:
+        """A lower bound on the l_k flowtime: unfinished jobs complete at T + 1 or later
+        (the value itself when the run finished)."""
+        return lk_norm(self._completion_bound() - self.jobs.arrival,
+                       self.k if k is None else k)
+
+    def fractional_lk(self) -> float | None:
+        """(sum_j fractional_j)^(1/k): eq. (5) approximates f_j^k job by job; None when
+        the run stopped (an unfinished job's fractional flowtime is still growing)."""
+        return None if self.stopped else float(np.sum(self.fractional) ** (1 / self.k))
 
     def flowtime_lk_series(self) -> np.ndarray:
         """l_k norm of the flowtimes of the jobs completed by each slot 1..T."""
@@ -90,7 +115,8 @@ class ScheduleResult:
         f = self.flowtime[fin]
         top = float(f.max(initial=1.0))
         acc = np.zeros(self.slots + 1)
-        np.add.at(acc, self.completion[fin], (f / top) ** self.k)  # scaled: no overflow
+        # scaled by the largest flowtime: no overflow
+        np.add.at(acc, self.completion[fin].astype(np.int64), (f / top) ** self.k)
         return top * np.cumsum(acc)[1:] ** (1 / self.k)
 
     def rates(self) -> np.ndarray:
@@ -125,24 +151,35 @@ class ScheduleResult:
                              "flowtime_lk": self.flowtime_lk_series()})
 
     def summary(self) -> dict[str, Any]:
-        """DESIGN.md's keys for ``packsched schedule``."""
+        """DESIGN.md's keys for ``packsched schedule``; objectives over unfinished jobs
+        are None, with their ``*_lower`` bounds beside them."""
         w = self.jobs.weight
+        bound = self._completion_bound()
         return {
             "policy": self.policy, "jobs": self.jobs.n, "machines": self.machines.m,
             "k": self.k, "memory": self.memory,
-            "completion": self.completion.tolist(),
+            "status": self.status, "stop_reason": self.stop_reason,
+            "finished": int(self.finished.sum()),
+            "unfinished": int((~self.finished).sum()),
+            "completion": [int(c) if np.isfinite(c) else None for c in self.completion],
             "flowtime_lk": self.flowtime_lk(),
+            "flowtime_lk_lower": self.flowtime_lk_lower(),
             "fractional_flowtime_lk": self.fractional_lk(),
-            "weighted_completion": float(np.sum(w * self.completion)),
+            "fractional_flowtime_lk_lower": float(np.sum(self.fractional) ** (1 / self.k)),
+            "weighted_completion": None if self.stopped else float(np.sum(w * bound)),
+            "weighted_completion_lower": float(np.sum(w * bound)),
             "makespan": self.makespan,
+            "makespan_lower": int(bound.max()),
             "preemptions": int(self.preemptions.sum()),
             "migrations": int(self.migrations.sum()),
-            "unfinished": int((~self.finished).sum()),
             "invariants_ok": self.invariants_ok, "invariants": self.invariants,
             "slots": self.slots, "seconds": self.seconds,
         }
 
     def __repr__(self) -> str:
-        return (f"ScheduleResult({self.policy}, {self.jobs.n} jobs, l_{self.k:g} flowtime "
-                f"{self.flowtime_lk():.6g}, makespan {self.makespan}, "
+        what = (f"l_{self.k:g} flowtime {self.flowtime_lk():.6g}, makespan {self.makespan}"
+                if not self.stopped else
+                f"STOPPED after {self.slots} slots, {int((~self.finished).sum())} job(s) "
+                f"unfinished")
+        return (f"ScheduleResult({self.policy}, {self.jobs.n} jobs, {what}, "
                 f"invariants {'ok' if self.invariants_ok else 'VIOLATED'})")
