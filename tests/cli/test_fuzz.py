@@ -80,6 +80,16 @@ FILE_CONTENTS: dict[str, bytes] = {
         b"j%d,%d,%d,1\n" % (i, i % 7, 1 + i % 5) for i in range(40)),
     "jobs_dup": b"id,arrival,processing,demand_0\nj,0,1,1\nj,0,1,1\n",
     "jobs_header": b"id,arrival,proc,demand_0\nj,0,1,1\n",
+    # issue 39: times past float resolution, a third resource, a unit FL24 machine
+    "jobs_far": b"id,arrival,processing,weight,demand_0\na,1e17,1,1,0.6\nb,1e17,1,1,0.6\n",
+    "jobs_2p53": b"id,arrival,processing,weight,demand_0\na,9007199254740993,1,1,1\n",
+    "jobs_tiny_p": b"id,arrival,processing,weight,demand_0\na,1e6,1e-12,1,0.5\n"
+                   b"b,1e6,1,1,0.6\n",
+    "jobs_three": b"id,arrival,processing,weight,demand_0,demand_1,demand_2\n"
+                  b"a,0,2,1,1,1,3\nb,0,2,1,1,1,3\n",
+    "jobs_late": b"id,arrival,processing,weight,demand_0\na,0,1,1,1\nb,100000000,1,1,1\n",
+    "cluster_unit": b"id,capacity_0\nm1,1\n",
+    "cluster_three": b"id,capacity_0,capacity_1,capacity_2\nm1,4,4,4\n",
     "cluster_ok": b"id,capacity_0,capacity_1\nm1,4,4\nm2,2,2\n",
     "cluster_1d": b"id,capacity_0\nm1,4\n",
     "cluster_zero": b"id,capacity_0\nm1,0\n",
@@ -125,8 +135,22 @@ RHO_STAR = {
 }
 SIMULATE = {
     "--policy": st.sampled_from(["bf-js", "bf-j", "bf-s", "vqs", "vqs-bf", "fifo-ff",
-                                 "maxweight", "nope", "BF-JS"]),
-    "--sizes": sizes, "--probs": probs, "--dist": dist,
+                                 "maxweight", "nope", "BF-JS", "rms", "rms-rf-ad-plus", "bf",
+                                 "mws", "rms-jsq"]),
+    "--sizes": st.one_of(sizes, st.sampled_from(["0.3;0.6", "2,5;3,,4", "2,5;;3,4", "1e-7;4",
+                                                 "8,15;6.5,17.1", ";"])),
+    "--probs": probs, "--dist": dist,
+    # PG18's flags (issue 39: empty entries, non-finite and fractional counts, every flag
+    # against every family)
+    "--rates": st.sampled_from(["1,1", "2,,1", "1", "nan,1", "", "1e300,1"]),
+    "--time": st.sampled_from(["5", "0", "-1", "inf", "1e12", ""]),
+    "--clock-rates": st.sampled_from(["2", "1,,2", "inf"]), "--epsilon": number,
+    "--f": st.sampled_from(["log", "log-power", "x"]), "--b": number,
+    "--stop-fraction": number, "--pareto-alpha": number, "--scv": number,
+    "--service": st.sampled_from(["exponential", "deterministic", "hyperexponential",
+                                  "pareto", "x"]),
+    "--samples": st.sampled_from(["0", "", "inf", "1.7", "100", "1e12", "10000000000000"]),
+    "--max-ticks": number, "--engine": st.sampled_from(["auto", "python", "compiled"]),
     "--trace": st.sampled_from(["google2011", "borg"]), "--servers": number,
     "--capacity": number, "--mu": number, "--deterministic": number, "--workload": number,
     "--intensity": number, "--slots": st.sampled_from(["1", "100", "5000", "0", "-5",
@@ -150,8 +174,10 @@ SCHEDULE = {
                                  "ca-pq"]),
     "--eps": st.sampled_from(["0.1", "0", "1", "1.5", "abc"]),
     "--sort": st.sampled_from(["wsjf", "erf", "nope"]),
-    "--gamma0": st.sampled_from(["1", "0", "-2"]),
     "--capacity-rule": st.sampled_from(["proof", "printed", "x"]),
+    "--gamma0": st.sampled_from(["1", "0", "-2", "1e300", "0.25"]),
+    "--max-dp-cells": st.sampled_from(["1", "100", "0"]), "--allow-unfinished": None,
+    "--max-memory": st.sampled_from(["8G", "1", "600M"]),
     "--jobs": jobs_files, "--cluster": cluster_files, "--k": number, "--memory": None,
     "--no-memory": None, "--gamma": number, "--mu": number, "--alpha": number,
     "--max-slots": st.sampled_from(["1", "5", "0", "-1", "1e9", "abc"]),
@@ -241,7 +267,11 @@ def check_command_line(argv: list[str]) -> None:
         assert not errors, where
         if "--json" in argv:
             assert out_s.endswith("\n") and out_s.count("\n") == 1, where
-            json.loads(out_s)
+            d = json.loads(out_s)
+            if argv[0] == "schedule" and "--allow-unfinished" not in argv:
+                # issue 39: a stopped run is never printed as an answer
+                assert d.get("status", "finished") == "finished", where
+                assert None not in d["completion"] and d["invariants_ok"] is True, where
 
 
 @settings(max_examples=60, deadline=None, derandomize=True,
