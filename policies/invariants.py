@@ -14,6 +14,7 @@ the simulator's internal state:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -322,11 +323,26 @@ def check_continuous_run(res: object, types: object, cluster: object, service: n
 
 
 def check_nonpreemptive_run(res: object) -> InvariantReport:
-    """FL24 Sec. 3, from the schedule alone (``policies.nonpreemptive`` result): every
-    job placed exactly once on a real machine; r_j <= decided_j <= S_j (placed at a
-    decision time after its release, never started in the past of that decision); the
-    run is the stored C_j = S_j + p_j (one uninterrupted piece per job); no machine over
-    capacity in any resource at any time (ends before starts at equal times)."""
+    """FL24 Sec. 3, from the schedule alone (``policies.nonpreemptive`` result), never
+    sharing the engine's rounding (DESIGN.md, "Numbers and exactness"):
+
+    * every job placed exactly once on a real machine;
+    * r_j <= decided_j <= S_j (placed at a decision time after its release, never started
+      in the past of that decision): comparisons of the recorded floats, exact;
+    * job j holds its machine on [S_j, C_j), C_j = fl(S_j + p_j) the float the engine
+      adds, and C_j - S_j equals p_j to a relative 2^-21 (the engine's time resolution,
+      :mod:`policies.nonpreemptive.times`): the rounding error of S_j + p_j is computed
+      exactly (Knuth's error-free TwoSum), so a job past float resolution (S_j = 1e17,
+      p_j = 1: C_j = S_j) is caught;
+    * no machine over capacity in any resource at any time (ends before starts at equal
+      times): the exact sum of the running jobs' demands is at most capacity
+      (1 + FEASIBILITY_RTOL), the engine's documented tolerance, plus n 2^-52 of it with
+      n jobs running (the engine's own float summation error); decided in integers on
+      the demands rounded down and up to a binary grid, and in fractions where those
+      two bounds disagree (:func:`_exact_capacity`).
+    """
+    from policies.nonpreemptive.times import RESOLUTION_BITS
+
     jobs, machines = res.jobs, res.machines  # type: ignore[attr-defined]
     start: np.ndarray = np.asarray(res.start, dtype=np.float64)  # type: ignore[attr-defined]
     machine: np.ndarray = np.asarray(res.machine)  # type: ignore[attr-defined]
@@ -338,18 +354,99 @@ def check_nonpreemptive_run(res: object) -> InvariantReport:
         bad.append(f"{unplaced.size} job(s) not placed on a machine, e.g. job "
                    f"{int(unplaced[0])}")
         return InvariantReport(False, bad)
-    tol = 1e-12 * max(1.0, float(np.max(np.abs(start))))
-    early = np.flatnonzero((decided < jobs.arrival - tol) | (start < decided - tol))
+    early = np.flatnonzero(~(decided >= jobs.arrival) | ~(start >= decided))
     if early.size:
         j = int(early[0])
-        bad.append(f"job {j} released at {jobs.arrival[j]} was decided at {decided[j]} and "
-                   f"starts at {start[j]} (need r_j <= decision <= S_j)")
-    comp: np.ndarray = np.asarray(res.completion,  # type: ignore[attr-defined]
-                                  dtype=np.float64)
-    # C_j is the float S_j + p_j: C_j - S_j may differ from p_j by rounding at C_j's
-    # magnitude (a relative test on p_j fails for a short job starting late)
-    if np.any(np.abs((comp - start) - jobs.processing) > 4 * np.spacing(np.abs(comp))):
-        bad.append("a completion time differs from S_j + p_j")
-    over, worst = _capacity_sweep([(start, start + jobs.processing, machine, jobs.demand)],
-                                  machines.capacity)
+        bad.append(f"job {j} released at {float(jobs.arrival[j])!r} was decided at "
+                   f"{float(decided[j])!r} and starts at {float(start[j])!r} (need r_j <= "
+                   f"decision <= S_j)")
+    p = jobs.processing
+    with np.errstate(over="ignore", invalid="ignore"):
+        comp = start + p  # C_j as the engine adds it
+        back = comp - start  # TwoSum: start + p = comp + err exactly
+        err = (start - (comp - back)) + (p - back)
+        held = np.abs(err) <= np.ldexp(p, -(RESOLUTION_BITS + 1))
+    off = np.flatnonzero(~held | ~np.isfinite(comp))
+    if off.size:
+        j = int(off[0])
+        bad.append(f"job {j} holds its machine on [S_j, C_j) = [{float(start[j])!r}, "
+                   f"{float(comp[j])!r}), not for its processing time {float(p[j])!r} "
+                   f"(float64 does not resolve S_j + p_j there; {off.size} job(s))")
+    over, worst = _exact_capacity(start, comp, np.asarray(machine, dtype=np.int64),
+                                  jobs.demand, machines.capacity)
     return InvariantReport(not (bad or over), bad + over, worst)
+
+
+def _exact_capacity(start: np.ndarray, end: np.ndarray, machine: np.ndarray,
+                    demand: np.ndarray, capacity: np.ndarray) -> tuple[list[str], float]:
+    """Exact capacity check of the intervals [start, end) on their machines (see
+    :func:`check_nonpreemptive_run`); returns (violations, peak load / capacity).
+
+    Loads are taken after the last event of each machine and time (ends first at equal
+    times): the jobs with S_j <= t < C_j. Per resource the demands are rounded down and
+    up to integer multiples of 2^-K (K puts twice the largest load at 2^59; a float
+    running sum, whose drift is bounded, gives that load), and the running jobs' sums of
+    the two are int64 cumulative sums, exact: lo <= 2^K load <= hi. A load is over the
+    limit when lo is above it, within when hi is not, beyond a 2^-48 relative band that
+    covers the float rounding of the limit and of lo and hi; inside that band (a load
+    within about 1e-14 of the limit) the running jobs' demands are summed as
+    fractions."""
+    from fractions import Fraction
+
+    keep = np.flatnonzero(end > start)  # an empty interval holds nothing
+    start, end, machine, demand = start[keep], end[keep], machine[keep], demand[keep]
+    n, R = demand.shape
+    if n == 0:
+        return [], 0.0
+    limit = capacity * (1.0 + FEASIBILITY_RTOL)  # the float the engine compares with
+    t_ev = np.concatenate([start, end])
+    kind = np.concatenate([np.ones(n, np.int8), np.zeros(n, np.int8)])  # ends first
+    m_ev = np.concatenate([machine, machine])
+    order = np.lexsort((kind, t_ev, m_ev))
+    t_at, m_at = t_ev[order], m_ev[order]
+    job = np.concatenate([np.arange(n), np.arange(n)])[order]
+    sign = np.where(kind[order] == 1, 1, -1).astype(np.int64)
+    last = np.ones(2 * n, dtype=bool)  # the last event of its machine and time
+    last[:-1] = (m_at[1:] != m_at[:-1]) | (t_at[1:] != t_at[:-1])
+    at = np.flatnonzero(last)
+    running = np.cumsum(sign)[at]  # each machine's block returns to 0 at its end
+    mach_at, time_at = m_at[at], t_at[at]
+    band = 2.0 ** -48
+    worst = 0.0
+    for r in range(R):
+        d = demand[:, r]
+        est = float(np.max(np.cumsum(sign * d[job])))
+        drift = 8 * n * 2.0 ** -53 * float(np.sum(d))  # bounds |float - exact| partial sums
+        top = 2 * max(est + drift, float(np.max(limit[:, r])), 1e-300)
+        K = 59 - math.ceil(math.log2(top))
+        scaled = np.ldexp(d, K)  # exact, unless below the normal range (then hi >= 1)
+        lo = np.cumsum(sign * np.floor(scaled).astype(np.int64)[job])[at].astype(np.float64)
+        hi = np.cumsum(sign * np.where(d > 0, np.maximum(np.ceil(scaled), 1), 0)
+                       .astype(np.int64)[job])[at].astype(np.float64)
+        # the limit with the engine's summation slack, n 2^-52 of it for n running jobs
+        T = np.ldexp(limit[mach_at, r], K) * (1.0 + running * 2.0 ** -52)
+        worst = max(worst, float(np.max(np.ldexp(lo, -K) / capacity[mach_at, r])))
+        sure = np.flatnonzero(lo > T * (1 + band) + 1)
+        if not sure.size:
+            for e in np.flatnonzero(~(hi <= T * (1 - band) - 1)).tolist():
+                on = _running_at(start, end, machine, int(mach_at[e]), float(time_at[e]))
+                exact = sum((Fraction(x) for x in d[on].tolist()), Fraction(0))
+                allowed = Fraction(float(limit[mach_at[e], r])) * (1 + Fraction(on.size,
+                                                                                2**52))
+                if exact > allowed:
+                    sure = np.array([e])
+                    break
+        if sure.size:
+            e = int(sure[0])
+            i, t = int(mach_at[e]), float(time_at[e])
+            on = _running_at(start, end, machine, i, t)
+            return [f"server {i} over capacity in resource {r} at time {t!r}: load "
+                    f"{math.fsum(d[on].tolist())!r} > {float(capacity[i, r])!r} "
+                    f"({on.size} jobs running)"], worst
+    return [], worst
+
+
+def _running_at(start: np.ndarray, end: np.ndarray, machine: np.ndarray, i: int,
+                t: float) -> np.ndarray:
+    """The jobs running on machine ``i`` at time ``t``: S_j <= t < C_j."""
+    return np.flatnonzero((machine == i) & (start <= t) & (end > t))

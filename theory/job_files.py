@@ -255,7 +255,8 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
                          f"expected after it")
     jobs = JobSet(arrival=np.frombuffer(arrival), processing=np.frombuffer(processing),
                   demand=np.frombuffer(demand).reshape(len(ids), r),
-                  weight=np.frombuffer(weight), ids=tuple(ids))
+                  weight=np.frombuffer(weight), ids=tuple(ids), source=name,
+                  lines=np.frombuffer(lines, dtype=np.int64))
     return jobs, lines
 
 

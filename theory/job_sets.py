@@ -7,32 +7,124 @@ present) as memory m_j, every field an integer (XLL21 II-A: "All d_j, m_j and p_
 integers"; arrivals are slot indices); FL24 reads demands as fractions of a machine.
 
 Both classes validate on construction (lengths, finiteness, signs, unique ids) and are
-immutable; the arrays are read-only float64.
+immutable; the arrays are read-only float64. Every entry must be a number float64 holds:
+an integer that float64 would round (2^53 + 1) or a number beyond its range (10**400) is
+a ``ValueError`` naming the argument and index, never rounded or overflowed. A job set
+read from a file may carry each job's line (``source``, ``lines``) so that a later
+refusal names it (:meth:`JobSet.where`).
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 
 import numpy as np
+
+from theory.numbers import MAX_EXACT_INT
 
 __all__ = ["JobSet", "Machines", "require_integers", "check_fits", "require_resources"]
 
 
 def _array(x: object, name: str, ndim: int) -> np.ndarray:
+    """``x`` as a read-only float64 array of ``ndim`` dimensions (a 1-D ``demand`` or
+    ``capacity`` is one resource). Every entry must be a finite number that float64
+    holds: an integer above 2^53 that float64 would round (2^53 + 1) and a number beyond
+    its range (``10**400``) are refused naming ``name[index]``, not rounded or overflowed;
+    other reals (``0.1``, ``Fraction(1, 3)``) are read as the nearest float64."""
     try:
-        a = np.array(x, dtype=float)
-    except (TypeError, ValueError) as e:
-        raise ValueError(f"{name} must be numbers: {e}") from None
+        raw = np.asarray(x)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name} must be a {ndim}-dimensional array of numbers (rows of "
+                         f"equal length)") from None
+    kind = raw.dtype.kind
+    if kind in "fiu":
+        a = raw.astype(np.float64)
+        # an integer of at least 2^53 may have been rounded (by numpy, reading a list of
+        # ints and floats as floats, or here): compare it with the integer given
+        given_floats = kind == "f" and isinstance(x, np.ndarray)
+        big = np.zeros(0, np.int64) if given_floats else np.flatnonzero(
+            (np.abs(a) >= MAX_EXACT_INT).ravel())
+        for k in big.tolist():
+            v = raw.flat[k] if kind != "f" else _at(x, raw.shape, k)
+            if isinstance(v, numbers.Integral) and int(v) != int(a.flat[k]):
+                raise ValueError(f"{name}{_index(raw.shape, k)} is {int(v)}, an integer "
+                                 f"above 2^53 that float64 cannot hold exactly (it would "
+                                 f"read as {int(a.flat[k])}); give numbers float64 holds")
+    elif kind == "O":
+        a = np.empty(raw.shape, dtype=np.float64)
+        for k, v in enumerate(raw.flat):
+            a.flat[k] = _entry(v, f"{name}{_index(raw.shape, k)}")
+    elif kind == "b":
+        raise TypeError(f"{name} must be numbers, not true/false values")
+    elif kind in "US":
+        raise TypeError(f"{name} must be numbers, not text such as {raw.flat[0].item()!r}")
+    else:
+        raise TypeError(f"{name} must be an array of real numbers")
     if ndim == 2 and a.ndim == 1:
         a = a[:, None]
     if a.ndim != ndim:
         raise ValueError(f"{name} must be a {ndim}-dimensional array, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite")
+    bad = np.flatnonzero(~np.isfinite(a).ravel())
+    if bad.size:
+        k = int(bad[0])
+        raise ValueError(f"{name} must be finite: {name}{_index(a.shape, k)} is "
+                         f"{a.flat[k]}")
     a.setflags(write=False)
     return a
+
+
+def _index(shape: tuple[int, ...], k: int) -> str:
+    """``[i]`` or ``[i, r]``: flat position ``k`` of an array of ``shape``."""
+    if not shape:
+        return ""
+    return "[" + ", ".join(str(int(i)) for i in np.unravel_index(k, shape)) + "]"
+
+
+def _at(x: object, shape: tuple[int, ...], k: int) -> object:
+    """The entry of the nested sequence ``x`` at flat position ``k`` of ``shape``."""
+    v = x
+    for i in np.unravel_index(k, shape) if shape else ():
+        v = v[int(i)]  # type: ignore[index]
+    return v
+
+
+def _entry(v: object, where: str) -> float:
+    """One entry of an object array (Python ints, fractions, decimals) as float64."""
+    if isinstance(v, bool | np.bool_):
+        raise TypeError(f"{where} must be a number, not {v!r}")
+    if isinstance(v, numbers.Integral):
+        i = int(v)
+        if abs(i) > 2**1023:
+            raise ValueError(f"{where} is {_short(i)}, beyond the float64 range (1.8e308)")
+        if float(i) != i:
+            raise ValueError(f"{where} is {i}, an integer above 2^53 that float64 cannot "
+                             f"hold exactly (it would read as {int(float(i))}); give "
+                             f"numbers float64 holds")
+        return float(i)
+    if isinstance(v, numbers.Real | Decimal):
+        try:
+            f = float(v)
+        except OverflowError:
+            f = math.inf
+        except ValueError:  # a signalling NaN
+            f = math.nan
+        if math.isinf(f) and not (isinstance(v, float) or (isinstance(v, Decimal)
+                                                           and v.is_infinite())):
+            raise ValueError(f"{where} is {_short(v)}, beyond the float64 range (1.8e308)")
+        if f == 0 and v != 0:
+            raise ValueError(f"{where} is {_short(v)}, nonzero but below the float64 range "
+                             f"(it would read as 0)")
+        return f
+    raise TypeError(f"{where} must be a number, got {_short(v)}")
+
+
+def _short(v: object) -> str:
+    text = repr(v) if not isinstance(v, int) else str(v)
+    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
 
 
 def _ids(ids: Sequence[object] | None, n: int, what: str) -> tuple[str, ...]:
@@ -61,6 +153,9 @@ class JobSet:
     demand: np.ndarray
     weight: np.ndarray = None  # type: ignore[assignment]  # default: ones
     ids: tuple[str, ...] = ()  # default: "0", "1", ...
+    #: the file the jobs were read from, and each job's line in it (for messages)
+    source: str = ""
+    lines: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         a = _array(self.arrival, "arrival", 1)
@@ -83,11 +178,29 @@ class JobSet:
             raise ValueError("demand must have at least one resource, every entry >= 0")
         if np.any(d.max(axis=1) <= 0):
             raise ValueError(f"job {int(np.argmax(d.max(axis=1) <= 0))} demands nothing")
+        if not isinstance(self.source, str):
+            raise TypeError(f"source must be a file name (text), got {self.source!r}")
+        if self.lines is not None:
+            ln = np.asarray(self.lines)
+            if ln.shape != (n,) or ln.dtype.kind not in "iu" or (n and ln.min() < 1):
+                raise ValueError(f"lines must be one line number >= 1 per job ({n})")
+            ln = ln.astype(np.int64)
+            ln.setflags(write=False)
+            object.__setattr__(self, "lines", ln)
         object.__setattr__(self, "arrival", a)
         object.__setattr__(self, "processing", p)
         object.__setattr__(self, "demand", d)
         object.__setattr__(self, "weight", w)
         object.__setattr__(self, "ids", _ids(self.ids or None, n, "job"))
+
+    def where(self, j: int) -> str:
+        """Job ``j`` for a message: ``job 'a'``, with ``(jobs.csv line 2)`` when the job
+        set knows its file and lines."""
+        text = f"job {self.ids[j]!r}"
+        if self.lines is not None:
+            text += f" ({self.source or 'line'}{' line' if self.source else ''} "\
+                    f"{int(self.lines[j])})"
+        return text
 
     @property
     def n(self) -> int:

@@ -15,17 +15,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                              "ca-pq)")
     g.add_argument("--eps", type=real(0, low_open=True),
                    help="mris: knapsack slack epsilon in (0, 1) (default 0.1); tetris: "
-                        "weight of the volume term (default 0.1)")
+                        "weight of the volume term (default 1)")
     g.add_argument("--sort", choices=["svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"],
                    help="mris, ca-pq: the PQ order (default wsjf)")
     g.add_argument("--gamma0", type=real(0, low_open=True),
-                   help="mris: the first interval end gamma_0 (default 1)")
+                   help="mris: the first interval end gamma_0 (default: the smallest "
+                        "processing time, FL24's normalisation p_min = 1)")
     g.add_argument("--capacity-rule", choices=["proof", "printed"],
                    help="mris: knapsack capacity R M gamma_k (proof, default) or R gamma_k "
                         "(as printed in Algorithm 1)")
     g.add_argument("--max-dp-cells", type=integer(1), metavar="N",
-                   help="mris: budget of CADP's table cells per interval (default 5e9); "
-                        "mris-split needs no table")
+                   help="mris: budget of CADP's table cells per interval (default 5e9, "
+                        "above which mris uses the split knapsack; given, mris keeps CADP "
+                        "and refuses above it)")
 
 
 def run(args: argparse.Namespace) -> int:

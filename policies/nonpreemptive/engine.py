@@ -21,6 +21,8 @@ import numpy as np
 
 from policies.nonpreemptive.profile import MachineProfiles
 from policies.nonpreemptive.result import NonPreemptiveResult
+from policies.nonpreemptive.times import require_resolved
+from theory.fractional_flowtime import check_k
 from theory.job_sets import JobSet, Machines, check_fits
 from theory.progress import Progress
 
@@ -240,13 +242,23 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
     (:class:`policies.nonpreemptive.timeline.TimelineState`), all giving this loop's
     schedule, and everything else (subclasses included) here, as well as every job set
     of at most :data:`PYTHON_MAX_JOBS` jobs (no compilation for a small run);
-    ``"python"`` always here; ``"compiled"`` refuses what has no compiled path."""
+    ``"python"`` always here; ``"compiled"`` refuses what has no compiled path.
+
+    ``k``: the exponent of the l_k norm of flowtimes the result reports (a finite number
+    >= 1); ``check``: run :func:`policies.invariants.check_nonpreemptive_run`. A job set
+    whose times float64 does not resolve (a job shorter than 2^20 float spacings at its
+    release, or at its completion in the schedule found) is refused with a
+    ``ValueError`` naming the job (:mod:`policies.nonpreemptive.times`)."""
     if not isinstance(policy, NonPreemptivePolicy):
         raise TypeError(f"policy must be a NonPreemptivePolicy (policies.make_policy("
                         f"'mris'), ...), got {type(policy).__name__}")
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+    if not isinstance(check, bool | np.bool_):
+        raise TypeError(f"check must be True or False, got {check!r}")
+    k = check_k(k)
     check_instance(jobs, machines)
+    require_resolved(jobs, jobs.arrival, "its release")
     t0 = time.perf_counter()
     st = ScheduleState(jobs, machines)
     from policies.nonpreemptive.packing import BFExec, Tetris
@@ -360,6 +372,10 @@ def _compiled_online(policy: NonPreemptivePolicy, st: ScheduleState, t0: float,
 def _result(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bool, k: float,
             start: np.ndarray, machine: np.ndarray, decided: np.ndarray,
             engine: str) -> NonPreemptiveResult:
+    # a start may be later than the release: every job must be resolved where it ran
+    require_resolved(st.jobs, start + st.jobs.processing, "its completion",
+                     hint=f"{policy.name} runs it that late; measure the times from the "
+                          f"first release")
     res = NonPreemptiveResult(
         policy=policy.name, jobs=st.jobs, machines=st.machines, start=start,
         machine=machine, decided=decided, k=float(k),
