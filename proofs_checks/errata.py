@@ -142,6 +142,37 @@ ERRATA: list[Erratum] = [
         check="XLL21.Thm6",
     ),
     Erratum(
+        id="XLL21.Thm4",
+        location="XLL21 Sec. IV-A, Theorem 4, eq. (30), and its proof sketch",
+        printed="Under the same setting as Theorem 3 (Gamma of eq. (27), mu = T^(k - beta), "
+                "0 <= beta < 1, T <= Gamma), Reg_T^d <= C OPT^(1-beta)/2 max_j p_j/d_j "
+                "(C is not defined).",
+        corrected="The sketch's two steps give Reg_T <= (C/2) mu T (T-1)/Gamma max_j p_j/d_j "
+                  "<= (C/2) T^(k+1-beta) max_j p_j/d_j with C = sum_i C_i: y(t) minimises "
+                  "(9) and y = 0 is feasible, so f_t(y(t)) <= sum_j lambda_j(t) y_j(t); "
+                  "g_j <= p_j/(Gamma - a_j) in (10), lambda_j(a_j + 1) = 0, gives lambda_j(t) <= "
+                  "mu p_j (t-1)/Gamma; sum_j p_j y_j <= C max_j p_j/d_j. (30) would follow "
+                  "only from a lower bound OPT^(1-beta) >= mu T (T-1)/Gamma, and on the "
+                  "family below OPT grows like T, not like T^((k+1-beta)/(1-beta)) (n = 30: "
+                  "it would need OPT >= 2.2e10, OPT <= 5252). For beta in (0, 1) no C fixed across "
+                  "instances works: y* = 0 in (25) (every weight of (24) is positive), so "
+                  "Reg_T is OCORP's own cost, which is >= OPT_P2 once OCORP has completed "
+                  "every job by T; with OPT = OPT_P2, (30) then needs C >= 2 OPT_P2^beta / "
+                  "max_j p_j/d_j, unbounded as jobs are added. The measured regret grows like "
+                  "OPT^1, the rate of the paper's own remark after Theorem 4 (O(OPT), "
+                  "beta = 0).",
+        instance="k = 2, beta = 1/2, T = floor(Gamma); two machines of 8 cores (C = 16), n "
+                 "jobs arriving uniformly over 2n slots, p_j in 1..11, d_j in 1..4 "
+                 "(online_instance(0, n, 2n)); OCORP completes every job before T. n = 120: "
+                 "Reg_T = 16762 > 16/2 * 26064^(1/2) * 11 = 14207, with OPT <= 26064 (OCORP's "
+                 "own sum_j f_j^2, above its fractional cost: either reading of OPT); n = 480: "
+                 "59104 > 26599. Over n = 30, 60, 120, 240, 480 the regret grows like OPT^e, "
+                 "e = 0.997 [0.990, 1.004] (95%) against that upper bound on OPT and 0.998 "
+                 "[0.986, 1.009] against OPT_P2^LP/2, a lower bound, not 1/2; C would have "
+                 "to be at least 15.8, 15.4, 18.9, 25.6, 35.6.",
+        check="XLL21.Thm4",
+    ),
+    Erratum(
         id="XLL21.Alg1.line7",
         location="XLL21 Sec. III-A, Algorithm 1, line 7",
         printed="lambda_j(t+1) = max{0, lambda_j(t) + mu (p_j/(1 - a_j) - sum_i x_j^i z_j^i)}",

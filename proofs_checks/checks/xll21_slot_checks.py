@@ -11,7 +11,7 @@ from proofs_checks.registry import Verdict, register
 from theory.fractional_flowtime import thm2_ratio
 from theory.slot_allocation import lemma1_rates, lemma2_rates
 
-__all__ = ["thm2_slot_ratio"]
+__all__ = ["lemma1_optimum", "thm2_slot_ratio"]
 
 
 def _lemma_instances(rng: np.random.Generator, count: int) -> list[tuple]:
@@ -23,29 +23,50 @@ def _lemma_instances(rng: np.random.Generator, count: int) -> list[tuple]:
     return out
 
 
-@register("XLL21.Lemma1.numeric", location="Sec. IV-A, Lemma 1, eq. (22)",
-          statement="Lemma 1's closed form (corrected) attains the optimum of P3 with z = 1, "
-                    "computed by the LP and by the integer program (cores integral).",
-          method="LP")
-def check_lemma1_numeric(quick: bool) -> Verdict:
+def lemma1_optimum(coeff: np.ndarray, d: np.ndarray, C: float) -> tuple[float, float]:
+    """The optimum of P3 with z = 1 (XLL21 Sec. IV-A, Lemma 1) on the same pooled
+    capacity C as the closed form: (LP value, integer-program value).
+
+    C = 0 is a cluster without cores: the only feasible point of sum_j d_j y_j <= 0,
+    y >= 0 is y = 0, so both optima are exactly 0. It is settled here and not handed
+    to the solver, whose programs refuse machines without cores (as theory.Machines
+    does; eq. (27) divides by sum_i C_i).
+    """
     from capacity.slot_programs import p3_optimum
 
+    if C < 0:
+        raise ValueError(f"the capacity must be >= 0, got {C!r}")
+    if C == 0:
+        return 0.0, 0.0
+    M, free = np.array([C]), np.array([np.inf])
+    lp = p3_optimum(coeff, d, np.zeros_like(d), M, free, use_memory=False, integer=False)
+    mip = p3_optimum(coeff, d, np.zeros_like(d), M, free, use_memory=False, integer=True)
+    return float(lp.value), float(mip.value)
+
+
+@register("XLL21.Lemma1.numeric", location="Sec. IV-A, Lemma 1, eq. (22)",
+          statement="Lemma 1's closed form (corrected) attains the optimum of P3 with z = 1, "
+                    "computed by the LP and by the integer program (cores integral), on the "
+                    "same pooled capacity C (C = 0: no cores, the optimum is y = 0).",
+          method="LP")
+def check_lemma1_numeric(quick: bool) -> Verdict:
     rng = np.random.default_rng(1)
-    worst, rows = 0.0, []
+    worst, rows, empty, infeasible = 0.0, [], 0, 0
     for coeff, d, C, _p in _lemma_instances(rng, 20 if quick else 200):
         y = lemma1_rates(coeff, d, C)
         closed = float(coeff @ y)
-        M = np.array([C if C > 0 else 1.0])
-        lp = p3_optimum(coeff, d, np.zeros_like(d), M, np.array([np.inf]), use_memory=False,
-                        integer=False)
-        mip = p3_optimum(coeff, d, np.zeros_like(d), M, np.array([np.inf]), use_memory=False,
-                         integer=True)
-        gap = max(abs(closed - lp.value), abs(closed - mip.value))
-        worst = max(worst, gap / max(1.0, abs(lp.value)))
-        rows.append({"closed_form": closed, "lp": lp.value, "milp": mip.value})
-    ok = worst <= 1e-7
+        lp, mip = lemma1_optimum(coeff, d, C)
+        empty += C == 0
+        # the closed form's y itself must be feasible: C = 0 admits y = 0 only
+        infeasible += not (np.all(y >= -1e-12) and np.all(y <= 1 + 1e-12)
+                           and d @ y <= C + 1e-9)
+        gap = max(abs(closed - lp), abs(closed - mip))
+        worst = max(worst, gap / max(1.0, abs(lp)))
+        rows.append({"C": C, "closed_form": closed, "lp": lp, "milp": mip})
+    ok = worst <= 1e-7 and infeasible == 0
     return Verdict("holds" if ok else "violated", {
-        "instances": len(rows), "largest_relative_gap": worst, "examples": rows[:5]})
+        "instances": len(rows), "largest_relative_gap": worst, "examples": rows[:5],
+        "zero_capacity_instances": empty, "infeasible_closed_forms": infeasible})
 
 
 @register("XLL21.Lemma2.numeric", location="Sec. IV-C, Lemma 2, eqs. (38)-(39)",

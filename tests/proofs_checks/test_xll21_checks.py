@@ -128,18 +128,6 @@ def test_thm6_counterexample_and_cor2_fail_under_wrong_inputs(monkeypatch):
     assert flow > bound  # Cor. 2's bound separates a wrong ranking
 
 
-def test_thm4_rule_tells_a_bounded_regret_from_a_linear_one(monkeypatch):
-    import proofs_checks.checks.xll21_dynamics as dyn
-
-    assert dyn.check_thm4(True).verdict == "inconclusive"  # the measured regret ~ OPT^1
-
-    def tiny(y, a, p, k):
-        return np.full(1, 1e-3)  # a regret that does not grow: the rule says holds
-
-    monkeypatch.setattr(dyn, "per_slot_cost", tiny)
-    assert dyn.check_thm4(True).verdict == "holds"
-
-
 def test_slot_checks_hold_and_fail_for_wrong_forms(monkeypatch):
     import proofs_checks.checks.xll21_slot_checks as sc
     from theory.slot_allocation import lemma1_rates
