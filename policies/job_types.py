@@ -14,14 +14,15 @@ lambda_j per type, service from the type's law, in a fixed draw order (see there
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from policies.cluster import Cluster
-from policies.footprint import check_run_memory, expected_jobs_bound
+from policies.cluster import Cluster, number_array
+from policies.footprint import expected_jobs_bound
 from policies.seeding import as_rng
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
@@ -32,17 +33,34 @@ __all__ = ["ServiceTime", "JobTypes", "poisson_type_workload", "SERVICE_LAWS",
 
 #: law name -> code used by the compiled simulators
 SERVICE_LAWS = {"exponential": 0, "deterministic": 1, "hyperexponential": 2, "pareto": 3}
+#: defaults of the hyperexponential scv and the Pareto shape
+DEFAULT_SCV, DEFAULT_ALPHA = 4.0, 2.5
+#: largest hyperexponential scv: phase 2 has probability 1 - p, about 1/(2 scv), which
+#: float64 keeps to a relative 2e-16 (2 scv); at 1e6 the law's scv is exact to about
+#: 1e-9, while near 1e16 1 - p rounds to 0 and the law is no longer defined
+MAX_SCV = 1e6
+
+
+def _number(x: object, name: str, what: str = "a number") -> float:
+    """``x`` as a float: a real number (no bool, text or array) within the float range."""
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be {what}, got {_shown(x)}")
+    try:
+        return float(x)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} must be {what} within the float range, got "
+                         f"{_shown(x)}") from None
+
+
+def _shown(x: object) -> str:
+    text = repr(float(x)) if isinstance(x, np.floating) else repr(x)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _finite_positive(x: object, name: str) -> float:
-    if isinstance(x, bool | str | bytes) or x is None:
-        raise ValueError(f"{name} must be a positive number, got {x!r}")
-    try:
-        v = float(x)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a positive number, got {x!r}") from None
+    v = _number(x, name, "a positive number")
     if not (math.isfinite(v) and v > 0):
-        raise ValueError(f"{name} must be positive and finite, got {x!r}")
+        raise ValueError(f"{name} must be positive and finite, got {_shown(x)}")
     return v
 
 
@@ -53,27 +71,41 @@ class ServiceTime:
     * ``exponential``: ``-mean * log(1 - u)`` (PG18 Sec. II);
     * ``deterministic``: ``mean`` (the uniform is drawn and ignored; PG18 Prop. 1);
     * ``hyperexponential``: two exponential phases with balanced means and squared
-      coefficient of variation ``scv`` > 1: phase 1 w.p. p = (1 + sqrt((scv-1)/(scv+1)))/2
-      with mean mean/(2p), else mean/(2(1-p)); u < p picks phase 1 and u/p (or
-      (u-p)/(1-p)) is the phase's uniform;
-    * ``pareto``: shape ``alpha`` > 1 and scale x_m = mean (alpha-1)/alpha,
+      coefficient of variation ``scv`` in (1, :data:`MAX_SCV`] (default 4): phase 1
+      w.p. p = (1 + sqrt((scv-1)/(scv+1)))/2 with mean mean/(2p), else mean/(2(1-p));
+      u < p picks phase 1 and u/p (or (u-p)/(1-p)) is the phase's uniform;
+    * ``pareto``: shape ``alpha`` > 1 (default 2.5) and scale x_m = mean (alpha-1)/alpha,
       ``x_m (1 - u)^(-1/alpha)`` (heavy tail; infinite variance for alpha <= 2).
+
+    ``scv`` belongs to the hyperexponential law and ``alpha`` to the Pareto law only;
+    giving one to another law is an error (it would be ignored).
     """
 
     law: str = "exponential"
     mean: float = 1.0
-    scv: float = 4.0  # hyperexponential only
-    alpha: float = 2.5  # pareto only
+    scv: float | None = None  # hyperexponential only
+    alpha: float | None = None  # pareto only
 
     def __post_init__(self) -> None:
-        if self.law not in SERVICE_LAWS:
-            raise ValueError(f"unknown service law {self.law!r}; known: "
-                             f"{', '.join(SERVICE_LAWS)}")
-        object.__setattr__(self, "mean", _finite_positive(self.mean, "the mean service time"))
-        if self.law == "hyperexponential" and not _finite_positive(self.scv, "scv") > 1:
-            raise ValueError(f"a hyperexponential law needs scv > 1, got {self.scv!r}")
-        if self.law == "pareto" and not _finite_positive(self.alpha, "alpha") > 1:
-            raise ValueError(f"a Pareto law needs a finite mean: alpha > 1, got {self.alpha!r}")
+        if not isinstance(self.law, str) or self.law not in SERVICE_LAWS:
+            raise ValueError(f"law must be one of {', '.join(SERVICE_LAWS)}, got "
+                             f"{self.law!r}")
+        object.__setattr__(self, "mean", _finite_positive(self.mean, "mean"))
+        for key, law, default in (("scv", "hyperexponential", DEFAULT_SCV),
+                                  ("alpha", "pareto", DEFAULT_ALPHA)):
+            value = getattr(self, key)
+            if self.law != law:
+                if value is not None:
+                    raise ValueError(f"{key} is a parameter of the {law} law only; the "
+                                     f"{self.law} law does not use it")
+                continue
+            allowed = f"(1, {MAX_SCV:g}]" if key == "scv" else "(1, inf) (a finite mean)"
+            v = default if value is None else _number(value, key, f"a number in {allowed}")
+            high = MAX_SCV if key == "scv" else math.inf
+            if not (1.0 < v <= high and math.isfinite(v)):
+                raise ValueError(f"{key} of a {law} law must lie in {allowed}, got "
+                                 f"{_shown(value)}")
+            object.__setattr__(self, key, v)
 
     @property
     def code(self) -> int:
@@ -83,9 +115,9 @@ class ServiceTime:
     def parameter(self) -> float:
         """The law's second parameter as the compiled simulators take it."""
         if self.law == "hyperexponential":
-            return float(self.scv)
+            return float(self.scv)  # type: ignore[arg-type]
         if self.law == "pareto":
-            return float(self.alpha)
+            return float(self.alpha)  # type: ignore[arg-type]
         return 0.0
 
     def from_uniform(self, u: np.ndarray | float) -> np.ndarray | float:
@@ -115,26 +147,23 @@ def service_from_uniform(code: int, mean: float, par: float,
 
 
 def _demand_matrix(sizes: object) -> np.ndarray:
-    if isinstance(sizes, str | bytes):
-        raise ValueError(f"sizes must be a list of demand vectors, got the string {sizes!r}")
-    try:
-        s = np.array(sizes, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError("sizes must be a list of demand vectors (one row per job type, one "
-                         "entry per resource) of numbers") from None
+    s = number_array(sizes, "sizes", "a list of demand vectors (one row per job type, one "
+                     "number per resource)")
     if s.ndim == 1:
         s = s[:, None]
     if s.ndim != 2 or s.shape[0] == 0 or s.shape[1] == 0:
         raise ValueError(f"sizes must be a non-empty (types, resources) table, got shape "
                          f"{s.shape}")
     if not np.all(np.isfinite(s)):
-        raise ValueError("job demands must be finite numbers (no NaN or inf)")
+        raise ValueError("sizes: job demands must be finite numbers (no NaN or inf)")
     if np.any(s < 0):
         j = int(np.argwhere(s < 0)[0, 0])
-        raise ValueError(f"type {j}: demands must be non-negative, got {s[j].tolist()}")
+        raise ValueError(f"sizes: type {j}'s demands must be non-negative, got "
+                         f"{s[j].tolist()}")
     if np.any(s.sum(axis=1) <= 0):
         j = int(np.argwhere(s.sum(axis=1) <= 0)[0, 0])
-        raise ValueError(f"type {j} demands no resource at all")
+        raise ValueError(f"sizes: type {j} demands no resource at all (a job needs a "
+                         f"positive demand in some resource)")
     return s
 
 
@@ -167,19 +196,30 @@ class JobTypes:
         if self.service is None:
             mu = 1.0 if self.mu is None else self.mu
             rates = _per_type(mu, J, "mu")
+            if np.any(rates < 1.0 / np.finfo(float).max):
+                raise ValueError(f"mu must be at least {1.0 / np.finfo(float).max:.3g} (its "
+                                 f"mean service time 1/mu must be a finite number), got "
+                                 f"{float(rates.min())!r}")
             laws = [ServiceTime("exponential", 1.0 / r) for r in rates]
         elif isinstance(self.service, ServiceTime):
             laws = [self.service] * J
         else:
+            if not isinstance(self.service, list | tuple):
+                raise ValueError(f"service must be a ServiceTime or a list of one per type "
+                                 f"({J}), got {_shown(self.service)}")
             laws = list(self.service)
             if len(laws) != J or not all(isinstance(x, ServiceTime) for x in laws):
-                raise ValueError(f"service must be a ServiceTime or one per type ({J})")
+                raise ValueError(f"service must be a ServiceTime or a list of one per type "
+                                 f"({J}), got {len(laws)} entries")
         object.__setattr__(self, "service", tuple(laws))
         object.__setattr__(self, "mu", np.array([1.0 / x.mean for x in laws]))
         if self.names is not None:
+            if not isinstance(self.names, list | tuple | np.ndarray):
+                raise ValueError(f"names must be a list of {J} names, one per type, got "
+                                 f"{_shown(self.names)}")
             nm = tuple(str(x) for x in self.names)
             if len(nm) != J:
-                raise ValueError(f"names must name each of the {J} types")
+                raise ValueError(f"names must name each of the {J} types, got {len(nm)}")
             object.__setattr__(self, "names", nm)
 
     @property
@@ -225,9 +265,12 @@ def _per_type(x: object, J: int, name: str) -> np.ndarray:
     """One positive finite value per type (a scalar is repeated)."""
     if isinstance(x, str | bytes):
         raise ValueError(f"{name} must be numbers, got the string {x!r}")
-    arr = np.atleast_1d(np.asarray(x, dtype=object))
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a number or one number per type")
+    try:
+        arr = np.atleast_1d(np.asarray(x, dtype=object))
+    except (TypeError, ValueError):
+        arr = np.empty(0, dtype=object)
+    if arr.ndim != 1 or arr.size == 0:
+        raise ValueError(f"{name} must be a positive number or a list of one per type ({J})")
     vals = [_finite_positive(v, f"{name}[{i}]" if arr.size > 1 else name)
             for i, v in enumerate(arr)]
     if len(vals) == 1:
@@ -252,15 +295,32 @@ def poisson_type_workload(
     N ~ Poisson(lambda * horizon), their times (sorted uniforms), their types
     (categorical lambda_j / lambda), then one uniform per job for its service time
     (inverse transform of the type's law).
+
+    The memory of the run these jobs make on ``servers`` servers
+    (:mod:`policies.continuous.footprint`) is estimated first, from a high quantile of
+    N, and refused above ``memory_budget`` bytes (:class:`theory.budgets.BudgetExceeded`).
     """
+    from policies.continuous import footprint
+
     if not isinstance(types, JobTypes):
         raise TypeError("types must be a policies.JobTypes")
-    lam = _per_type(rates, types.J, "the arrival rates")
-    T = _finite_positive(horizon, "the horizon")
-    total = float(lam.sum())
-    check_run_memory(expected_jobs_bound(total, T), 0, servers, memory_budget=memory_budget,
-                     what=f"about {total * T:.3g} arrivals (total rate {total:.3g} over "
-                          f"{T:g} time units)")
+    lam = _per_type(rates, types.J, "rates")
+    T = _finite_positive(horizon, "horizon")
+    budget = footprint.check_memory_budget(memory_budget)
+    if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 0:
+        raise ValueError(f"servers must be a non-negative integer (0: not counted), got "
+                         f"{_shown(servers)}")
+    with np.errstate(over="ignore"):
+        total = float(lam.sum())
+    if not math.isfinite(total * T):
+        raise ValueError(f"rates x horizon = {total:g} x {T:g} expected arrivals is beyond "
+                         f"the float range")
+    jobs = expected_jobs_bound(total, T)
+    footprint.check_memory(
+        footprint.run_bytes(jobs=jobs, samples=0, types=types.J, resources=types.resources,
+                            servers=int(servers), rows=1), budget,
+        what=f"about {total * T:.3g} arrivals (total rate {total:.3g} over {T:g} time "
+             f"units)")
     rng = as_rng(seed if not isinstance(seed, np.random.SeedSequence)
                  else np.random.default_rng(seed))
     n = int(rng.poisson(total * T))
@@ -296,44 +356,77 @@ def mean_maximal_point(types: JobTypes, cluster: Cluster, *,
     maximal configurations lies inside C (for sizes 2 and 5 in capacity 10 it does
     not: ``capacity.CapacityRegion(...).max_scaling(V)`` is 30/29). Use
     :meth:`capacity.CapacityRegion.boundary_point` for the boundary in V's direction.
+    The maximal configurations are enumerated: more than ``max_configurations``
+    (default :data:`theory.budgets.MAX_CONFIGURATIONS`) per server class is refused
+    (:class:`theory.budgets.BudgetExceeded`).
     """
-    from theory.budgets import MAX_CONFIGURATIONS
+    from theory.budgets import BudgetExceeded
     from theory.configurations import maximal_configurations
 
+    if not isinstance(types, JobTypes):
+        raise TypeError("types must be a policies.JobTypes")
     types.check_cluster(cluster)
-    limit = MAX_CONFIGURATIONS if max_configurations is None else max_configurations
+    limit = _max_configurations(max_configurations)
     classes, counts = np.unique(cluster.capacity, axis=0, return_counts=True)
     V = np.zeros(types.J)
     for cap, count in zip(classes, counts, strict=True):
-        K = np.asarray(maximal_configurations(types.sizes.tolist(), cap.tolist(),
-                                              max_configurations=limit), dtype=float)
+        try:
+            K = np.asarray(maximal_configurations(types.sizes.tolist(), cap.tolist(),
+                                                  max_configurations=limit), dtype=float)
+        except BudgetExceeded as e:
+            # V is an average over every maximal configuration: no column generation
+            # avoids the enumeration; the other remedy is to give the rates themselves
+            raise BudgetExceeded(e.what, e.need, e.budget, "max_configurations",
+                                 "V of PG18 Sec. VII-A averages every maximal "
+                                 "configuration; or give the arrival rates instead of a "
+                                 "traffic intensity") from None
         V += count * K.mean(axis=0)
     return V
 
 
+def _max_configurations(x: object) -> int:
+    from theory.budgets import MAX_CONFIGURATIONS
+
+    if x is None:
+        return MAX_CONFIGURATIONS
+    if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer) or x < 1:
+        raise ValueError(f"max_configurations must be a positive integer, got {_shown(x)}")
+    return int(x)
+
+
 def rates_for_intensity(types: JobTypes, cluster: Cluster, intensity: float, *,
-                        reference: str = "boundary") -> np.ndarray:
+                        reference: str = "boundary",
+                        max_configurations: int | None = None) -> np.ndarray:
     """Arrival rates lambda_j = zeta * V_j * mu_j for traffic intensity ``intensity``
     zeta (PG18 Sec. VII-A: lambda = zeta V with unit mean service).
 
     ``reference="paper"`` takes V of :func:`mean_maximal_point` as printed;
     ``"boundary"`` (default) scales it onto the boundary of C first (the largest t with
     t V in C, an LP), so that zeta < 1 is inside the region and zeta > 1 outside.
+    ``max_configurations`` bounds the enumeration of :func:`mean_maximal_point` (and the
+    LP's configurations).
     """
+    from capacity.programs import ProgramError
     from capacity.region import CapacityRegion, ServerClass
 
-    zeta = _finite_positive(intensity, "the traffic intensity")
+    if not isinstance(types, JobTypes):
+        raise TypeError("types must be a policies.JobTypes")
+    zeta = _finite_positive(intensity, "intensity")
     if reference not in ("boundary", "paper"):
-        raise ValueError(f"reference must be 'boundary' or 'paper', got {reference!r}")
-    V = mean_maximal_point(types, cluster)
+        raise ValueError(f"reference must be 'boundary' or 'paper', got {_shown(reference)}")
+    limit = _max_configurations(max_configurations)
+    V = mean_maximal_point(types, cluster, max_configurations=limit)
     if reference == "boundary":
         classes, counts = np.unique(cluster.capacity, axis=0, return_counts=True)
         R = CapacityRegion(types.sizes.tolist(), [ServerClass(tuple(c.tolist()), int(n))
                                                   for c, n in zip(classes, counts,
                                                                   strict=True)])
-        res = R.max_scaling(V.tolist())
+        res = R.max_scaling(V.tolist(), max_configurations=limit)
         if not res.certified:
-            raise RuntimeError(f"the boundary in V's direction was not certified: "
-                               f"{res.message}")
+            raise ProgramError(f"the boundary of the capacity region in V's direction was "
+                               f"not certified: {res.message}")
         V = V * float(res.value)
-    return zeta * V / types.mean_service
+    rates = zeta * V / types.mean_service
+    if not np.all(np.isfinite(rates)):
+        raise ValueError(f"intensity {zeta:g} gives arrival rates beyond the float range")
+    return rates

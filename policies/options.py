@@ -30,7 +30,7 @@ FAMILY_OPTIONS: dict[str, tuple[str, ...]] = {
                      "traffic_scaling", "slots", "warmup", "seed", "max_memory"),
     "pg18-continuous": ("sizes", "servers", "capacity", "mu", "rates", "intensity", "time",
                         "warmup", "seed", "service", "scv", "pareto_alpha", "samples",
-                        "engine"),
+                        "engine", "max_memory", "max_configurations"),
     "xll21-preemptive": ("jobs", "cluster", "k", "memory", "max_slots", "allow_unfinished",
                          "max_memory"),
     "fl24-nonpreemptive": ("jobs", "cluster", "k", "max_memory"),
@@ -63,6 +63,8 @@ RULES: tuple[Rule, ...] = (
     Rule("scv", "service", ("hyperexponential",)),
     Rule("pareto_alpha", "service", ("pareto",)),
     Rule("b", "f", ("log-power",)),
+    # PG18: the configurations enumerated to turn --intensity into arrival rates
+    Rule("max_configurations", "intensity", families=("pg18-continuous",)),
 )
 
 #: options that exclude each other (the second would be ignored)
@@ -105,7 +107,7 @@ def check_options(policy: str, given: Mapping[str, object],
     if unused:
         raise ValueError("; ".join(unused))
     for rule in RULES:
-        if rule.broken_by(given):
+        if family in rule.families and rule.broken_by(given):
             want = f" {'/'.join(rule.values)}" if rule.values else ""
             got = (f", got {spell(rule.needs)} {given[rule.needs]}"
                    if rule.needs in given else "")

@@ -151,7 +151,7 @@ def _pg18(cls_name: str, **fixed: Any) -> Callable[..., Any]:
     def make(**params: Any) -> Any:
         from policies import continuous
 
-        return getattr(continuous, cls_name)(**fixed, **params)
+        return getattr(continuous, cls_name)(**{**fixed, **params})
     return make
 
 
@@ -159,7 +159,7 @@ def _pg18_policies() -> list[PolicyInfo]:
     fam = "pg18-continuous"
     rms = ("clock_rates (default L per type), epsilon (0.1), f ('log' or 'log-power'), "
            "b (0.5)")
-    RMS = ("clock_rates", "epsilon", "f", "b")
+    RMS = ("clock_rates", "clock_scale", "epsilon", "f", "b", "weights")
     out = [
         PolicyInfo("rms", "RMS: uniform server sampling at clock ticks, probabilistic "
                    "replacement 1 - exp(-w_j), dummy jobs", "PG18 Algorithm 1, Thm. 1",
@@ -208,7 +208,7 @@ def _pg18_policies() -> list[PolicyInfo]:
         PolicyInfo("mws", "MaxWeight per server, stopped while its target is worth less than "
                    "beta of the max weight", "PG18 Sec. I-A, VII-A.3 ([19])",
                    "stop_fraction (beta, default 0.9)", _pg18("MaxWeightServers"), fam,
-                   ("stop_fraction",)),
+                   ("stop_fraction", "cache_size")),
     ]
     return out
 
@@ -223,15 +223,17 @@ def _fl24(cls_name: str, **fixed: Any) -> Callable[..., Any]:
 
 def _fl24_policies() -> list[PolicyInfo]:
     fam = "fl24-nonpreemptive"
-    mris = ("eps (0.1), sort (wsjf), gamma0 (1), capacity_rule ('proof': R M gamma_k, or "
-            "'printed': R gamma_k), max_dp_cells (CADP's budget)")
+    mris = ("eps (0.1), sort (wsjf), gamma0 (the smallest processing time), capacity_rule "
+            "('proof': R M gamma_k, or 'printed': R gamma_k), max_dp_cells (CADP's budget; "
+            "given, CADP is kept strictly)")
     MRIS = ("eps", "sort", "gamma0", "capacity_rule", "max_dp_cells")
     sorts = {"svf": "smallest volume p_j u_j first", "sjf": "shortest job first",
              "sdf": "smallest total demand u_j first"}
     out = [
-        PolicyInfo("mris", "MRIS: geometric intervals gamma_k = 2^k, CADP knapsack of the "
-                   "volumes, PQ with backfilling", "FL24 Algorithm 1, Thm. 6.8", mris,
-                   _fl24("MRIS", knapsack="cadp", name="mris"), fam, MRIS),
+        PolicyInfo("mris", "MRIS: geometric intervals gamma_k = p_min 2^k, CADP knapsack of "
+                   "the volumes (the split knapsack above CADP's table budget), PQ with "
+                   "backfilling", "FL24 Algorithm 1, Thm. 6.8", mris,
+                   _fl24("MRIS", knapsack="auto", name="mris"), fam, MRIS),
         PolicyInfo("mris-greedy", "MRIS with the greedy knapsack (2 zeta)",
                    "FL24 Remark 1, Sec. 7.4", mris, _fl24("MRIS", knapsack="greedy",
                                                           name="mris-greedy"), fam, MRIS[:-1]),
@@ -249,7 +251,7 @@ def _fl24_policies() -> list[PolicyInfo]:
                               _fl24("PriorityQueue", sort=sort, name=f"pq-{sort}"), fam))
     out += [
         PolicyInfo("tetris", "TETRIS, non-preemptive: alignment score minus eps times "
-                   "volume", "FL24 Sec. 7.2 ([11])", "eps (0.1)", _fl24("Tetris"), fam,
+                   "volume", "FL24 Sec. 7.2 ([11])", "eps (1)", _fl24("Tetris"), fam,
                    ("eps",)),
         PolicyInfo("bf-exec", "BF-EXEC: arrivals to the best-fit machine (L2 norm), "
                    "departures backfilled shortest first", "FL24 Sec. 7.2 ([21])", "",

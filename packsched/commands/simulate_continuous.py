@@ -7,7 +7,15 @@ import argparse
 import math
 from typing import Any
 
-from packsched.arguments import flag, given_options, integer, parse_flag, real, split_list
+from packsched.arguments import (
+    budgets,
+    flag,
+    given_options,
+    integer,
+    parse_flag,
+    real,
+    split_list,
+)
 from packsched.errors import EXIT_OK, ComputationError, UsageError
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
@@ -108,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("give the simulated time: --time T")
     horizon = float(_number(args.time, "--time") or 0.0)
     samples = (DEFAULT_SAMPLES if args.samples is None
-               else parse_flag("samples", integer(1), args.samples))
+               else parse_flag("samples", integer(2), args.samples))
     sizes = parse_vector_sizes(args.sizes)
     J = len(sizes)
     service = args.service or "exponential"
@@ -132,16 +140,20 @@ def run(args: argparse.Namespace) -> int:
     if (args.rates is None) == (args.intensity is None):
         raise UsageError("give exactly one of --rates L1,L2,... and --intensity ZETA")
     rates = (_numbers(args.rates, "--rates") if args.rates is not None
-             else P.rates_for_intensity(types, cluster, args.intensity).tolist())
+             else P.rates_for_intensity(types, cluster, args.intensity,
+                                        **budgets(args, max_configurations="max_configurations")
+                                        ).tolist())
+    mem = budgets(args, memory_budget="max_memory")
     given = given_options(args)
     params = {k: _keyword(k, given[k]) for k in P.POLICIES[args.policy].keywords
               if k in given}
     policy = P.make_policy(args.policy, **params)
-    w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers)
+    w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers,
+                                **mem)
     with stdout_to_stderr(args.json):
         res = P.simulate_continuous(policy, w, cluster, types, warmup=args.warmup,
                                     seed=args.seed, samples=samples,
-                                    engine=args.engine or "auto",
+                                    engine=args.engine or "auto", **mem,
                                     **({} if args.max_ticks is None else
                                        {"max_ticks": args.max_ticks}))
     out = res.summary()

@@ -31,8 +31,9 @@ KIND_RMS, KIND_BESTFIT = 0, 1
 SAMPLE_UNIFORM, SAMPLE_RANDOM_FIT, SAMPLE_BEST_FIT = 0, 1, 2
 ROUTE_CENTRAL, ROUTE_JSQ, ROUTE_PO2 = 0, 1, 2
 ORDER_TYPE, ORDER_ARRIVAL, ORDER_LARGEST = 0, 1, 2
-#: kernel status codes
-OK, OUT_OF_SLOTS = 0, 1
+#: kernel status codes: finished; more jobs in service than ``slots``; more dummy
+#: placements than ``max_dummies`` (the run stops before the one that passes)
+OK, OUT_OF_SLOTS, TOO_MANY_DUMMIES = 0, 1, 2
 
 # Integer counters start as int64 values, not Python constants: numba compiles a helper
 # once more for every literal argument (``_release(..., 0, ...)`` then with an int64).
@@ -161,7 +162,7 @@ def _release(rec, t, srv, j, dummy, sizes, load, total_load, count, on_server, l
 def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, law_mean,
                law_par, T, w0, samples, rows, kind, cum_rates, total_rate, f_code, b,
                floor, fixed_weights, has_fixed, sampling, adaptive, replace_dummies,
-               routing, bf_order, slots, rng):
+               routing, bf_order, slots, max_dummies, rng):
     L, n_res = capacity.shape
     J = sizes.shape[0]
     N = arrival.shape[0]
@@ -447,6 +448,9 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
                 j = p_type
                 job_mode = mode
             srv = p_server
+            if job_mode == 1 and Q[p_row, j] == 0 and dummy_placements >= max_dummies:
+                status = TOO_MANY_DUMMIES
+                break
             if n_free == 0:
                 status = OUT_OF_SLOTS
                 break

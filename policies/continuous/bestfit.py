@@ -60,8 +60,11 @@ class BestFit(ContinuousPolicy):
     """Work-conserving Best-Fit, central queues, no clock."""
 
     def __init__(self, order: str = "type", name: str = "bf"):
-        if order not in ORDERS:
-            raise ValueError(f"order must be one of {ORDERS}, got {order!r}")
+        if not isinstance(order, str) or order not in ORDERS:
+            raise ValueError(f"order must be one of {', '.join(map(repr, ORDERS))}, got "
+                             f"{order!r}")
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name must be a non-empty string, got {name!r}")
         self.order, self.name = order, name
 
     def parameters(self) -> dict[str, str]:

@@ -12,22 +12,25 @@ Deterministic for a seed: every random number of the run comes from one
 from __future__ import annotations
 
 import math
+import numbers
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
 from policies.cluster import Cluster
+from policies.continuous import footprint
 from policies.continuous.policy import ContinuousPolicy
 from policies.continuous.result import ContinuousResult
 from policies.continuous.state import ContinuousState
 from policies.invariants import check_continuous_run
 from policies.job_types import JobTypes
 from policies.workload import Workload
-from theory.budgets import check_budget
+from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.progress import Progress
 
 __all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
-           "ENGINES", "MAX_TICKS", "clock_rate_checked"]
+           "ENGINES", "MAX_TICKS", "clock_rate_checked", "RunPlan", "plan_run"]
 
 #: samples of the queue series per run (the stability detector judges them)
 DEFAULT_SAMPLES = 4000
@@ -38,13 +41,20 @@ MAX_TICKS = 1_000_000_000
 
 
 def clock_rate_checked(policy: ContinuousPolicy, state: ContinuousState, horizon: float,
-                       max_ticks: float) -> float:
+                       max_ticks: float | None) -> float:
     """The policy's total clock rate, refused when not finite and non-negative or when
-    rate x horizon expected ticks exceed ``max_ticks`` (before the run starts)."""
+    rate x horizon expected ticks exceed ``max_ticks`` (before the run starts; ``None``:
+    :data:`MAX_TICKS`). A policy without a clock (rate 0: Best-Fit, MaxWeight) makes no
+    ticks, so a ``max_ticks`` given for it is refused rather than ignored."""
     rate = float(policy.clock_rate(state))
     if not (math.isfinite(rate) and rate >= 0):
         raise ValueError(f"the clock rate must be finite and non-negative, got {rate!r}")
-    check_budget(rate * horizon, max_ticks, what=f"{policy.name} with clocks of total rate "
+    if rate == 0 and max_ticks is not None:
+        raise ValueError(f"max_ticks bounds the clock ticks of policies with clocks (RMS "
+                         f"and its variants); {policy.name} has no clock and makes no ticks: "
+                         f"leave max_ticks out")
+    check_budget(rate * horizon, MAX_TICKS if max_ticks is None else max_ticks,
+                 what=f"{policy.name} with clocks of total rate "
                  f"{rate:g} over time {horizon:g}", option="max_ticks", unit="clock ticks",
                  hint="or lower the clock rates or the time")
     return rate
@@ -56,16 +66,58 @@ def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generato
     with the same integer seed)."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int | np.integer)
-                             or seed < 0):
+    if seed is not None and (isinstance(seed, bool | np.bool_)
+                             or not isinstance(seed, int | np.integer) or seed < 0):
         raise ValueError(f"seed must be None, a non-negative integer or a Generator, got "
                          f"{seed!r}")
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
 
-def _check_inputs(policy: object, workload: object, cluster: object, types: object,
-                  horizon: float | None, warmup: float | None,
-                  samples: int) -> tuple[float, float]:
+def _time(x: object, name: str, allowed: str) -> float:
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be {allowed}, got {x!r}")
+    try:
+        return float(x)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} must be {allowed}, got {x!r}") from None
+
+
+def _max_ticks(x: object) -> float | None:
+    if x is None:
+        return None
+    v = _time(x, "max_ticks", "a positive number of clock ticks")
+    if not v > 0:
+        raise ValueError(f"max_ticks must be a positive number of clock ticks, got {x!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """What :func:`plan_run` checked: the horizon, warm-up and samples of the run, its
+    jobs (arrivals before the horizon), budgets, and the bytes known before it starts
+    (:mod:`policies.continuous.footprint`)."""
+
+    horizon: float
+    warmup: float
+    samples: int
+    jobs: int
+    check: bool
+    max_ticks: float | None
+    memory_budget: float
+    rows: int
+    static_bytes: float
+
+    def what(self, policy: ContinuousPolicy, cluster: Cluster) -> str:
+        return (f"simulating {policy.name} on {cluster.servers:,} server(s) over time "
+                f"{self.horizon:g} ({self.jobs:,} jobs, {self.samples:,} queue samples)")
+
+
+def plan_run(policy: object, workload: object, cluster: object, types: object,
+             horizon: object, warmup: object, samples: object, check: object,
+             max_ticks: object, memory_budget: object) -> RunPlan:
+    """Every argument of :func:`simulate_continuous` checked, and the run's memory
+    (jobs, samples, queues, servers) refused above ``memory_budget`` before anything is
+    allocated."""
     if not isinstance(policy, ContinuousPolicy):
         raise TypeError(f"policy must be a policies.continuous.ContinuousPolicy (e.g. "
                         f"policies.make_policy('rms')), got {type(policy).__name__}")
@@ -74,26 +126,39 @@ def _check_inputs(policy: object, workload: object, cluster: object, types: obje
     if not isinstance(types, JobTypes):
         raise TypeError("types must be a policies.JobTypes")
     types.check_cluster(cluster)  # type: ignore[arg-type]
+    assert isinstance(cluster, Cluster)
     if workload.job_type is None:
         raise ValueError("the workload has no job types (make it with "
                          "policies.poisson_type_workload or give job_type)")
+    T = workload.horizon if horizon is None else _time(horizon, "horizon",
+                                                        "a positive finite time")
+    if not (math.isfinite(T) and T > 0):
+        raise ValueError(f"horizon must be a positive finite time, got {horizon!r}")
+    if T > workload.horizon:
+        raise ValueError(f"horizon {T:g} exceeds the workload's {workload.horizon:g}")
+    w = T / 5 if warmup is None else _time(warmup, "warmup", f"a time in [0, {T:g})")
+    if not (math.isfinite(w) and 0 <= w < T):
+        raise ValueError(f"warmup must lie in [0, horizon) = [0, {T:g}), got {warmup!r}")
+    if isinstance(samples, bool | np.bool_) or not isinstance(samples, int | np.integer) \
+            or samples < 2:
+        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
+    if not isinstance(check, bool | np.bool_):
+        raise ValueError(f"check must be True or False, got {check!r}")
+    ticks = _max_ticks(max_ticks)
+    budget = footprint.check_memory_budget(memory_budget)
+    n = int(np.searchsorted(workload.arrival, T, side="left"))
+    rows = cluster.servers if policy.distributed else 1
+    need = footprint.run_bytes(jobs=n, samples=float(samples), types=types.J,
+                               resources=types.resources, servers=cluster.servers, rows=rows)
+    plan = RunPlan(T, w, int(samples), n, bool(check), ticks, budget, rows, need)
+    footprint.check_memory(need, budget, what=plan.what(policy, cluster))
     if workload.jobs and int(workload.job_type.max()) >= types.J:
         raise ValueError(f"the workload has a job of type {int(workload.job_type.max())} "
                          f"but only {types.J} types are defined")
     if workload.jobs and not np.allclose(workload.demand.reshape(workload.jobs, -1),
                                          types.sizes[workload.job_type]):
         raise ValueError("the workload's demands disagree with the job types' sizes")
-    T = workload.horizon if horizon is None else float(horizon)
-    if not (math.isfinite(T) and T > 0):
-        raise ValueError(f"the horizon must be a positive finite time, got {horizon!r}")
-    if T > workload.horizon:
-        raise ValueError(f"horizon {T:g} exceeds the workload's {workload.horizon:g}")
-    w = T / 5 if warmup is None else float(warmup)
-    if not (math.isfinite(w) and 0 <= w < T):
-        raise ValueError(f"warmup must lie in [0, horizon) = [0, {T:g}), got {warmup!r}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples must be an integer >= 2, got {samples!r}")
-    return T, w
+    return plan
 
 
 def simulate_continuous(
@@ -108,7 +173,8 @@ def simulate_continuous(
     samples: int = DEFAULT_SAMPLES,
     check: bool = True,
     engine: str = "auto",
-    max_ticks: float = MAX_TICKS,
+    max_ticks: float | None = None,
+    memory_budget: float = MEMORY_BUDGET,
 ) -> ContinuousResult:
     """Run ``policy`` on ``workload`` (PG18 Sec. II model) until ``horizon``.
 
@@ -120,10 +186,16 @@ def simulate_continuous(
     runs RMS and Best-Fit on the compiled engine
     (:func:`policies.continuous.compiled.simulate_compiled`, the same trajectory) and
     everything else here; ``"python"`` always here; ``"compiled"`` refuses a policy the
-    compiled engine cannot run. ``max_ticks``: a run expecting more clock ticks is
-    refused before it starts (:class:`theory.budgets.BudgetExceeded`).
+    compiled engine cannot run.
+
+    Budgets (:class:`theory.budgets.BudgetExceeded`, before the run starts):
+    ``max_ticks`` (default :data:`MAX_TICKS`) bounds the expected clock ticks, rate x
+    horizon, of a policy with clocks; a policy without a clock refuses it.
+    ``memory_budget`` bounds the bytes of the run (:mod:`policies.continuous.footprint`:
+    jobs, samples, queues, the compiled engine's records); the dummy jobs, known only as
+    the run goes, stop it when their record would pass the budget.
     """
-    if engine not in ENGINES:
+    if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
     if engine != "python":
         from policies.continuous.compiled import simulate_compiled, supports_compiled
@@ -131,17 +203,21 @@ def simulate_continuous(
         if engine == "compiled" or supports_compiled(policy):
             return simulate_compiled(policy, workload, cluster, types, horizon=horizon,
                                      warmup=warmup, seed=seed, samples=samples, check=check,
-                                     max_ticks=max_ticks)
-    T, w0 = _check_inputs(policy, workload, cluster, types, horizon, warmup, samples)
+                                     max_ticks=max_ticks, memory_budget=memory_budget)
+    plan = plan_run(policy, workload, cluster, types, horizon, warmup, samples, check,
+                    max_ticks, memory_budget)
+    T, w0, samples = plan.horizon, plan.warmup, plan.samples
     t0 = time.perf_counter()
-    n = int(np.searchsorted(workload.arrival, T, side="left"))
+    n = plan.jobs
     arrival = np.asarray(workload.arrival[:n], dtype=np.float64)
     jt = workload.job_type[:n]  # type: ignore[index]
     rng = scheduling_rng(seed)
     st = ContinuousState(types, cluster, jt, workload.service[:n], arrival,
                          distributed=policy.distributed, rng=rng)
     policy.bind(st)
-    rate = clock_rate_checked(policy, st, T, max_ticks)
+    rate = clock_rate_checked(policy, st, T, plan.max_ticks)
+    most_dummies = footprint.dummy_allowance(plan.memory_budget, plan.static_bytes,
+                                             types.resources)
     dt = T / samples
     grid = np.arange(samples) * dt
     q_samples = np.zeros((samples, st.J), dtype=np.int64)
@@ -166,6 +242,10 @@ def simulate_continuous(
     while True:
         if events % 4096 == 0:
             progress.update(st.t)
+        if st.dummy_placements > most_dummies:
+            raise footprint.dummy_budget_error(policy.name, T, most_dummies,
+                                               plan.static_bytes, plan.memory_budget,
+                                               types.resources)
         td = st.next_departure()
         ta = arrival[i] if i < n else math.inf
         t = min(td, ta, next_tick)
@@ -197,7 +277,7 @@ def simulate_continuous(
         queue_by_type=q_samples, acc_q=acc_q, acc_dummy=acc_dummy, acc_busy=acc_busy,
         arrival=arrival, job_type=np.asarray(jt), start=st.start, server=st.server,
         finish=st.finish, ticks=st.ticks, dummy_placements=st.dummy_placements,
-        dummy_log=dummy_log, events=events, served=st.served, started=t0, check=check,
+        dummy_log=dummy_log, events=events, served=st.served, started=t0, check=plan.check,
         engine="python")
 
 

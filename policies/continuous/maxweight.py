@@ -16,6 +16,10 @@ empties, and is then reset to the max-weight configuration. With the exact oracl
 never stops, and at high load its servers seldom empty (PG18 Fig. 5: unstable).
 The servers refresh independently (per-server refresh, as practical systems do; [18]
 needs all servers empty at once for its guarantee).
+
+The oracle's search counts copies of a type one by one: a type that fits more than
+:data:`MAX_COPIES` times into a server (a demand tiny against the capacity) is refused
+when the run starts, before any search could run out of nodes mid-run.
 """
 
 from __future__ import annotations
@@ -30,7 +34,14 @@ from policies.continuous.policy import ContinuousPolicy
 if TYPE_CHECKING:
     from policies.continuous.state import ContinuousState
 
-__all__ = ["MaxWeightServers"]
+__all__ = ["MaxWeightServers", "MAX_COPIES", "CACHE_BYTES"]
+
+#: bytes the cache of max-weight configurations may hold (per policy)
+CACHE_BYTES = 64 * 2**20
+
+#: most copies of one type per server the exact oracle is asked to search (its branch
+#: and bound visits about two nodes per copy, within its budget of 5,000,000 nodes)
+MAX_COPIES = 2_000_000
 
 
 class MaxWeightServers(ContinuousPolicy):
@@ -39,13 +50,19 @@ class MaxWeightServers(ContinuousPolicy):
 
     def __init__(self, stop_fraction: float = 0.9, name: str | None = None,
                  cache_size: int = 100_000):
-        if isinstance(stop_fraction, bool) or not isinstance(stop_fraction, int | float) \
+        if isinstance(stop_fraction, bool | np.bool_) \
+                or not isinstance(stop_fraction, int | float | np.integer | np.floating) \
                 or not (math.isfinite(stop_fraction) and 0 <= stop_fraction < 1):
             raise ValueError(f"stop_fraction (beta) must lie in [0, 1), got {stop_fraction!r}")
+        if isinstance(cache_size, bool | np.bool_) or not isinstance(cache_size, int | np.integer) \
+                or cache_size < 1:
+            raise ValueError(f"cache_size must be a positive integer, got {cache_size!r}")
+        if name is not None and (not isinstance(name, str) or not name):
+            raise ValueError(f"name must be a non-empty string, got {name!r}")
         self.beta = float(stop_fraction)
         self.name = name or ("mwr" if self.beta == 0 else "mws")
         self._cache: dict[tuple[int, bytes], np.ndarray] = {}
-        self._cache_size = int(cache_size)
+        self._cache_size = self._cache_entries = int(cache_size)
 
     def parameters(self) -> dict[str, Any]:
         return {"stop_fraction": self.beta, "oracle": "capacity.knapsack "
@@ -55,12 +72,17 @@ class MaxWeightServers(ContinuousPolicy):
         classes, self._class = np.unique(state.capacity, axis=0, return_inverse=True)
         self._class = self._class.ravel()
         self._caps = classes
+        _check_copies(self.name, state.sizes, classes)
+        # an entry holds a key and a configuration of J int64 and about 250 bytes of
+        # Python objects: the cache stays within CACHE_BYTES whatever J
+        self._cache_entries = max(1, min(self._cache_size, CACHE_BYTES // (16 * state.J + 250)))
         self.target = np.zeros((state.L, state.J), dtype=np.int64)
         self.stopped = np.zeros(state.L, dtype=bool)
 
     def max_weight(self, state: ContinuousState, server: int) -> np.ndarray:
         """argmax_{k in K_l} <Q, k> (exact; cached per server class and queue vector)."""
         from capacity.knapsack import max_weight_configuration
+        from capacity.programs import ProgramError
 
         c = int(self._class[server])
         q = state.queue_total
@@ -70,9 +92,15 @@ class MaxWeightServers(ContinuousPolicy):
             if not q.any():
                 hit = np.zeros(state.J, dtype=np.int64)
             else:
-                hit = max_weight_configuration(q.astype(np.float64), state.sizes,
-                                               self._caps[c]).config
-            if len(self._cache) >= self._cache_size:
+                try:
+                    hit = max_weight_configuration(q.astype(np.float64), state.sizes,
+                                                   self._caps[c]).config
+                except RuntimeError:
+                    raise ProgramError(
+                        f"{self.name}: the exact max-weight configuration of a server of "
+                        f"capacity {self._caps[c].tolist()} for queues {q.tolist()} was not "
+                        f"proven within the knapsack search's budget") from None
+            if len(self._cache) >= self._cache_entries:
                 self._cache.clear()
             self._cache[key] = hit
         return hit
@@ -109,3 +137,20 @@ class MaxWeightServers(ContinuousPolicy):
             if float(q @ self.target[server]) < self.beta * float(q @ best):
                 self.stopped[server] = True
         self._fill(state, server)
+
+
+def _check_copies(name: str, sizes: np.ndarray, classes: np.ndarray) -> None:
+    """Refuse a type that fits more than :data:`MAX_COPIES` times into a server class."""
+    from theory.numbers import FEASIBILITY_RTOL
+
+    for cap in classes:
+        tol = cap * (1.0 + FEASIBILITY_RTOL)
+        for j in range(sizes.shape[0]):
+            used = sizes[j] > 0
+            copies = float(np.min(tol[used] / sizes[j][used]))
+            if copies > MAX_COPIES:
+                raise ValueError(
+                    f"{name}: type {j} (demand {sizes[j].tolist()}) fits about {copies:.3g} "
+                    f"times into a server of capacity {cap.tolist()}; the exact max-weight "
+                    f"oracle of MaxWeight searches at most {MAX_COPIES:,} copies of a type "
+                    f"per server: give demands that are not this small against the capacity")

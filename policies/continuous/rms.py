@@ -31,6 +31,7 @@ break u3 < 1/2).
 from __future__ import annotations
 
 import math
+import numbers
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -60,30 +61,126 @@ def weight_function(f: str, b: float = 0.5):
 
 
 def max_jobs_per_server(sizes: np.ndarray, capacity: np.ndarray) -> int:
-    """M of PG18 Sec. II: the most jobs (of any types) one server can hold."""
-    from capacity.knapsack import max_weight_configuration
+    """M of PG18 Sec. II: the most jobs (of any types) one server can hold, within the
+    feasibility tolerance :data:`theory.numbers.FEASIBILITY_RTOL`.
+
+    The exact knapsack search (:func:`capacity.knapsack.knapsack_bb`) counts copies one
+    by one; when tiny demands let millions of jobs fit and it runs out of nodes, one
+    resource has the closed form floor(c / s_min) (no configuration holds more than
+    c / s_min jobs, and s_min alone reaches it), and several resources the count of the
+    best single type when an LP dual bound (sum_j k_j <= c.y for y >= 0 with every
+    type's s_j.y >= 1) meets it; otherwise M is refused with the type and why.
+    """
+    from capacity.knapsack import knapsack_bb
 
     best = 0
     for cap in np.unique(capacity, axis=0):
-        res = max_weight_configuration(np.ones(sizes.shape[0]), sizes, cap)
-        best = max(best, int(round(res.value)))
+        res = knapsack_bb(np.ones(sizes.shape[0]), np.asarray(sizes, dtype=float), cap,
+                          threshold=0.0)
+        best = max(best, int(round(res.value)) if res.proven else _most_copies(sizes, cap))
     return best
+
+
+def _most_copies(sizes: np.ndarray, cap: np.ndarray) -> int:
+    """M of one server class without the search (see :func:`max_jobs_per_server`)."""
+    from scipy.optimize import linprog
+
+    from theory.numbers import FEASIBILITY_RTOL
+
+    tol = cap * (1.0 + FEASIBILITY_RTOL)
+    alone = [_copies(sizes[j], tol) for j in range(sizes.shape[0])]
+    j = int(np.argmax(alone))
+    lower = alone[j]
+    if sizes.shape[1] == 1:
+        return lower
+    upper = None
+    dual = linprog(tol, A_ub=-sizes, b_ub=-np.ones(sizes.shape[0]), bounds=(0, None),
+                   method="highs")
+    if dual.status == 0:
+        y = np.maximum(dual.x, 0.0)
+        cover = float((sizes @ y).min())
+        if cover > 0:  # y / cover is dual feasible in floats too: a valid bound
+            upper = math.floor(float(tol @ y) / cover * (1.0 + 1e-12))
+            if upper <= lower:
+                return lower
+    raise ValueError(
+        f"M of PG18 Sec. II (the most jobs one server holds, in RMS's weight floor "
+        f"epsilon/(8M) of eq. (4)) is beyond the exact search: type {j} (demand "
+        f"{sizes[j].tolist()}) fits {lower:,} times into capacity {cap.tolist()}, and with "
+        f"several resources M lies in [{lower:,}, "
+        f"{'?' if upper is None else format(upper, ',')}]; give demands that are not this "
+        f"small against the capacity")
+
+
+def _copies(size: np.ndarray, tol: np.ndarray) -> int:
+    """The most copies of one demand vector within ``tol`` (exact in float: checked)."""
+    used = size > 0
+    k = math.floor(float(np.min(tol[used] / size[used])))
+    while k > 0 and np.any(k * size > tol):
+        k -= 1
+    while np.all((k + 1) * size <= tol):
+        k += 1
+    return k
+
+
+def _number(x: object, name: str, allowed: str) -> float:
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be {allowed}, got {x!r}")
+    try:
+        return float(x)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} must be {allowed}, got {x!r}") from None
 
 
 def _real(x: object, name: str, low: float, high: float = math.inf, *,
           open_low: bool = True, open_high: bool = False) -> float:
-    if isinstance(x, bool | str | bytes) or x is None:
-        raise ValueError(f"{name} must be a number, got {x!r}")
-    try:
-        v = float(x)  # type: ignore[arg-type]
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} must be a number, got {x!r}") from None
+    lo_b, hi_b = "(" if open_low else "[", ")" if open_high else "]"
+    allowed = f"a number in {lo_b}{low:g}, {high:g}{hi_b}"
+    v = _number(x, name, allowed)
     ok = math.isfinite(v) and (v > low if open_low else v >= low) and (
         v < high if open_high else v <= high)
     if not ok:
-        lo_b, hi_b = "(" if open_low else "[", ")" if open_high else "]"
         raise ValueError(f"{name} must lie in {lo_b}{low:g}, {high:g}{hi_b}, got {x!r}")
     return v
+
+
+def _choice(x: object, name: str, allowed: tuple) -> None:
+    if not (x is None or isinstance(x, str)) or x not in allowed:
+        shown = ", ".join("None" if a is None else repr(a) for a in allowed)
+        raise ValueError(f"{name} must be one of {shown}, got {x!r}")
+
+
+def _flag(x: object, name: str) -> bool:
+    if not isinstance(x, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, got {x!r}")
+    return bool(x)
+
+
+def _fixed_weights(weights: object) -> np.ndarray:
+    from policies.cluster import number_array
+
+    w = number_array(weights, "weights", "a list of non-negative numbers, one per type")
+    if w.ndim != 1 or w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError("weights must be a list of finite non-negative numbers, one per "
+                         "type (fixed weights w_j of RMS-bar, Definition 2)")
+    return w
+
+
+def _clock_rates(x: object) -> object:
+    """``clock_rates`` checked now (positive finite numbers); one per type is checked
+    when the run binds the policy (the number of types is known then)."""
+    if x is None:
+        return None
+    from policies.cluster import number_array
+
+    r = number_array(x, "clock_rates", "a positive number or a list of one per type")
+    if r.ndim > 1 or r.size == 0:
+        raise ValueError("clock_rates must be a positive number or a list of one per type")
+    if not np.all(np.isfinite(r) & (r > 0)):
+        bad = float(r[~(np.isfinite(r) & (r > 0))][0])
+        why = " (a clock of rate 0 never samples a server)" if bad == 0 else ""
+        raise ValueError(f"clock_rates must be positive and finite, got {bad!r}{why}")
+    return float(r) if r.ndim == 0 else r
 
 
 class RMS(ContinuousPolicy):
@@ -97,37 +194,45 @@ class RMS(ContinuousPolicy):
         at sum_j r_j.
     clock_scale : multiplies the clock rates (RMS-RF-AD+ uses 5, Sec. VII-A.3).
     epsilon : in (0, 1), eq. (4); the paper's simulations do not state it: 0.1.
-    f, b : the weight function of eq. (4), see :func:`weight_function`.
-    weights : fixed weights w_j >= 0 instead of eq. (4): RMS-bar (Definition 2).
+    f, b : the weight function of eq. (4), see :func:`weight_function`: f ``"log"``
+        (default) or ``"log-power"``, and b in (0, 1) (default 0.5) for ``"log-power"``
+        only.
+    weights : fixed weights w_j >= 0 instead of eq. (4): RMS-bar (Definition 2). (The
+        checks of PG18's theorems swap them into a run that sets f, so epsilon, f and b
+        are accepted beside them and recorded, though unused.)
     """
 
     def __init__(self, *, clock_rates: object = None, clock_scale: float = 1.0,
-                 epsilon: float = 0.1, f: str = "log", b: float = 0.5,
+                 epsilon: float | None = None, f: str | None = None, b: float | None = None,
                  sampling: str = "uniform", adaptive: bool = False,
                  replace_dummies: bool = False, routing: str | None = None,
                  weights: object = None, name: str = "rms"):
-        if sampling not in SAMPLING:
-            raise ValueError(f"sampling must be one of {SAMPLING}, got {sampling!r}")
-        if routing not in ROUTING:
-            raise ValueError(f"unknown routing rule {routing!r}; known: jsq, power-of-two")
-        if routing is not None and (sampling != "uniform" or adaptive):
+        _choice(sampling, "sampling", SAMPLING)
+        if not (routing is None or isinstance(routing, str)) or routing not in ROUTING:
+            raise ValueError(f"unknown routing rule {routing!r}; known: jsq, power-of-two "
+                             f"(or None: central queues)")
+        self.adaptive, self.replace_dummies = (_flag(adaptive, "adaptive"),
+                                               _flag(replace_dummies, "replace_dummies"))
+        if routing is not None and (sampling != "uniform" or self.adaptive):
             raise ValueError("distributed queues (Algorithm 2) sample their own server: "
                              "no random-fit, best-fit or adaptive clocks")
-        self.epsilon = _real(epsilon, "epsilon", 0.0, 1.0, open_high=True)
-        self.b = _real(b, "b", 0.0, 1.0, open_high=True)
-        if f not in F_CODES:
-            raise ValueError(f"f must be one of {F_CHOICES}, got {f!r}")
-        self.f, self.f_code = f, F_CODES[f]
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name must be a non-empty string, got {name!r}")
+        self.fixed_weights = None if weights is None else _fixed_weights(weights)
+        if f is not None:
+            _choice(f, "f", F_CHOICES)
+        self.f = "log" if f is None else f
+        self.f_code = F_CODES[self.f]
+        self.epsilon = 0.1 if epsilon is None else _real(epsilon, "epsilon", 0.0, 1.0,
+                                                         open_high=True)
+        self.b = 0.5 if b is None else _real(b, "b", 0.0, 1.0, open_high=True)
+        if b is not None and self.f != "log-power":
+            raise ValueError("b is the exponent of f='log-power' (log^(1-b)(1+x)); "
+                             f"f={self.f!r} does not use it")
         self.clock_scale = _real(clock_scale, "clock_scale", 0.0)
-        self.clock_rates = clock_rates
-        self.sampling, self.adaptive = sampling, bool(adaptive)
-        self.replace_dummies, self.routing = bool(replace_dummies), routing
+        self.clock_rates = _clock_rates(clock_rates)
+        self.sampling, self.routing = sampling, routing
         self.distributed = routing is not None
-        self.fixed_weights = None if weights is None else np.asarray(weights, dtype=float)
-        if self.fixed_weights is not None and (
-                self.fixed_weights.ndim != 1 or not np.all(np.isfinite(self.fixed_weights))
-                or np.any(self.fixed_weights < 0)):
-            raise ValueError("fixed weights must be finite and non-negative, one per type")
         self.name = name
 
     # -- set-up -----------------------------------------------------------------------
@@ -138,17 +243,20 @@ class RMS(ContinuousPolicy):
         J, L = state.J, state.L
         r = float(L) if self.clock_rates is None else self.clock_rates
         try:
-            rates = _per_type(r, J, "clock rates")
+            rates = _per_type(r, J, "clock_rates")
         except ValueError as e:
             raise ValueError(f"{e} (a clock of rate 0 never samples a server)") from None
-        self.rates = rates * self.clock_scale
-        self.total_rate = float(self.rates.sum())
+        with np.errstate(over="ignore"):
+            self.rates = rates * self.clock_scale
+            self.total_rate = float(self.rates.sum())
         if not math.isfinite(self.total_rate):
-            raise ValueError("the clock rates overflow")
+            raise ValueError(f"clock_rates x clock_scale overflow the float range "
+                             f"(clock_scale {self.clock_scale:g})")
         self._cum = np.cumsum(self.rates)
-        self.M = max_jobs_per_server(state.sizes, state.capacity)
         if self.fixed_weights is not None and self.fixed_weights.shape != (J,):
-            raise ValueError(f"fixed weights need one entry per type ({J})")
+            raise ValueError(f"weights must give one entry per type ({J}), got "
+                             f"{self.fixed_weights.shape[0]}")
+        self.M = max_jobs_per_server(state.sizes, state.capacity)
 
     def parameters(self) -> dict[str, Any]:
         return {"clock_rates": self.rates.tolist(), "epsilon": self.epsilon, "f": self.f,
