@@ -22,11 +22,15 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         check_schedule,
         completion_optimum,
         completion_program,
+        weight_grain,
     )
     from capacity.configuration_lp import METHODS, ConfigurationLP, solve_configuration_lp
+    from capacity.deadline import expired, time_limit
     from capacity.flowtime_programs import (
         MAX_VARIABLES,
+        list_schedule,
         offline_horizon,
+        optimum_lower_bound,
         p1_optimum,
         p1_program,
         p2_optimum,
@@ -39,6 +43,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         max_weight_configuration,
     )
     from capacity.programs import (
+        DEFAULT_TIME_LIMIT,
         PROGRAM_METHODS,
         LinearProgram,
         ProgramBuilder,
@@ -61,20 +66,23 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "capacity._lp_highs": ("LPSolveError",),
     "capacity.certificate": ("CERT_RTOL", "Certificate", "certify"),
     "capacity.completion_programs": ("COMPLETION_OBJECTIVES", "check_schedule",
-                                     "completion_optimum", "completion_program"),
+                                     "completion_optimum", "completion_program",
+                                     "weight_grain"),
     "capacity.configuration_lp": ("METHODS", "ConfigurationLP", "solve_configuration_lp"),
-    "capacity.flowtime_programs": ("MAX_VARIABLES", "offline_horizon", "p1_optimum",
-                                   "p1_program", "p2_optimum", "p2_program"),
+    "capacity.flowtime_programs": ("MAX_VARIABLES", "list_schedule", "offline_horizon",
+                                   "optimum_lower_bound", "p1_optimum", "p1_program",
+                                   "p2_optimum", "p2_program"),
     "capacity.knapsack": ("KnapsackResult", "knapsack_bb", "knapsack_dp",
                           "max_weight_configuration"),
-    "capacity.programs": ("PROGRAM_METHODS", "LinearProgram", "ProgramBuilder", "ProgramError",
-                          "ProgramResult", "solve"),
+    "capacity.programs": ("DEFAULT_TIME_LIMIT", "PROGRAM_METHODS", "LinearProgram",
+                          "ProgramBuilder", "ProgramError", "ProgramResult", "solve"),
     "capacity.region": ("CapacityRegion", "ServerClass"),
     "capacity.result": ("CapacityResult", "MixtureTerm"),
     "capacity.slot_programs": ("p3_optimum", "p3_program", "switching_cost_program",
                                "transient_local_program"),
     "capacity.supportable_workload": ("bin_packing_lp", "bin_packing_lp_pair", "rho_star"),
     "capacity.volume_knapsack": ("VolumeKnapsackResult", "solve_volume_knapsack"),
+    "capacity.deadline": ("expired", "time_limit"),
 }
 
 _names, __getattr__, __dir__ = lazy_exports("capacity", _EXPORTS, globals())
@@ -84,12 +92,13 @@ __all__ = [
     "ConfigurationLP", "KnapsackResult", "LPSolveError", "MixtureTerm", "ServerClass",
     "bin_packing_lp", "bin_packing_lp_pair",
     "certify", "knapsack_bb", "knapsack_dp", "max_weight_configuration", "rho_star",
-    "solve_configuration_lp",
+    "solve_configuration_lp", "expired", "time_limit",
     # XLL21 programs (capacity.programs, flowtime_programs, slot_programs)
-    "LinearProgram", "MAX_VARIABLES", "PROGRAM_METHODS", "ProgramBuilder", "ProgramError",
-    "ProgramResult", "offline_horizon", "p1_optimum", "p1_program", "p2_optimum", "p2_program",
+    "DEFAULT_TIME_LIMIT", "LinearProgram", "MAX_VARIABLES", "PROGRAM_METHODS",
+    "ProgramBuilder", "ProgramError", "ProgramResult", "list_schedule", "offline_horizon",
+    "optimum_lower_bound", "p1_optimum", "p1_program", "p2_optimum", "p2_program",
     "p3_optimum", "p3_program", "solve", "switching_cost_program", "transient_local_program",
     # FL24 (capacity.completion_programs, volume_knapsack)
     "COMPLETION_OBJECTIVES", "check_schedule", "completion_optimum", "completion_program",
-    "VolumeKnapsackResult", "solve_volume_knapsack",
+    "weight_grain", "VolumeKnapsackResult", "solve_volume_knapsack",
 ]

@@ -23,6 +23,7 @@ from fractions import Fraction
 import numpy as np
 
 from capacity.configuration_lp import ConfigurationLP, _num, solve_configuration_lp
+from capacity.deadline import expired
 from capacity.result import CapacityResult, _short_num, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_LP_TYPES, check_budget
@@ -80,10 +81,7 @@ class Bracket:
         """Both ends are proven: each LP solved and certified, or stopped at a target
         (``partition_bracket(..., rtol=...)``); a stopped LP's interval is proven, only
         not tight."""
-        def proven(side: CapacityResult) -> bool:
-            return side.certified or bool(side.extra.get("stopped_at_target"))
-
-        return proven(self.lower) and proven(self.upper)
+        return side_proven(self.lower) and side_proven(self.upper)
 
     def as_dict(self) -> dict:
         return {
@@ -241,6 +239,13 @@ def _rtol(rtol: object) -> float:
     return tol
 
 
+def side_proven(side: CapacityResult) -> bool:
+    """A bracket side's interval is proven: the LP was solved and certified, or it was
+    stopped at a target or a time limit (the certificate's interval holds, untightened)."""
+    return side.certified or bool(side.extra.get("stopped_at_target")
+                                  or side.extra.get("stopped_at_time_limit"))
+
+
 def quantile_brackets(
     dist: SizeDistribution,
     levels: int,
@@ -279,7 +284,7 @@ def quantile_brackets(
                                   warm_start=out[-1] if out else None)
             out.append(b)
             prog.update(i + 1, note=f"X^({n}): [{float(b.lo):.6g}, {float(b.hi):.6g}]")
-            if rtol is not None and b.gap <= rtol:
+            if rtol is not None and b.gap <= rtol or expired():
                 break
     return out
 

@@ -20,7 +20,8 @@ index [j, i, t]. Rows:
 * ``order`` (N, M): y[j, i] <= sum_{k < j} y[k, i - 1] for i >= 1 (symmetry breaking);
 * makespan only, ``cmax`` (N): C >= sum_{i, t} (t + p_j) x[j, i, t], C integer.
 
-Objective sum_j w_j sum_{i, t} (t + p_j) x[j, i, t], or C.
+Objective sum_j w'_j sum_{i, t} (t + p_j) x[j, i, t] with w'_j = w_j / max_k w_k (the
+same optimal schedules; no overflow for weights near 1e308), or C.
 
 Why integer start times lose nothing. Let S be any feasible schedule (real starts) and
 S'_j = floor(S_j). S'_j >= r_j as r_j is an integer, and C'_j = floor(C_j) <= C_j as p_j
@@ -47,7 +48,11 @@ schedule computed exactly here), so that an optimum survives:
   in an optimal schedule every C_j <= C*_max <= U.
 * weighted completion: D_j = min(A + P, floor((W - sum_{k != j} w_k (r_k + p_k)) / w_j))
   with A = max_j r_j, P = sum_j p_j, W the list schedules' best sum_k w_k C_k. Second
-  term: in an optimal schedule sum_k w_k C_k <= W and C_k >= r_k + p_k. First term:
+  term: in an optimal schedule sum_k w_k C_k <= W and C_k >= r_k + p_k; it is computed
+  as r_j + p_j + G / w_j with G = W - sum_k w_k (r_k + p_k) = sum_k w_k (S_k - r_k) of
+  the list schedule, a sum of terms >= 0, so a weight of 1e-20 beside 1 is not lost to
+  cancellation (and rounded up a little: a later deadline only keeps more schedules).
+  First term:
   suppose an optimal schedule has instants in [A, C_max) at which no machine runs
   anything, and let [a, b) be a maximal interval of them (A <= a < b <= C_max). No job
   runs across it, so every job either ends by a or starts at b or later; the latter
@@ -60,28 +65,40 @@ H = max_j D_j. With ``horizon=`` the answer is optimal among the schedules endin
 ``horizon``: the deadlines are min(horizon, D_j) with U, W taken over the list
 schedules that end by ``horizon`` (the arguments above then hold among those schedules:
 the left shift keeps a schedule within the horizon), or all equal to ``horizon`` when
-none does.
+none does. The horizon without ``horizon=`` (``extra["free_horizon"]``) decides whether
+an answer within ``horizon`` is the optimum (status "optimal") or only the best within
+it ("horizon_limit").
 
-Sizes that solve: see :func:`completion_optimum`.
+Sizes that solve, the time limit and what an answer claims: see
+:func:`completion_optimum`.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
-import time
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from capacity.flowtime_programs import MAX_VARIABLES
-from capacity.programs import LinearProgram, ProgramBuilder, ProgramError, ProgramResult, solve
-from theory.budgets import check_budget
+from capacity.flowtime_programs import DENSE_FACTOR, MAX_VARIABLES
+from capacity.programs import (
+    DEFAULT_TIME_LIMIT,
+    Deadline,
+    LinearProgram,
+    ProgramBuilder,
+    ProgramError,
+    ProgramResult,
+    check_program_memory,
+    solve,
+)
+from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.job_sets import JobSet, Machines
 from theory.nonpreemptive_bounds import (
     makespan_lower_bound,
     normalised_demand,
-    weighted_completion_lower_bound,
 )
 
 __all__ = [
@@ -92,15 +109,26 @@ __all__ = [
     "completion_optimum",
     "completion_program",
     "earliest_fit_schedule",
+    "weight_grain",
 ]
 
 COMPLETION_OBJECTIVES = ("weighted-completion", "makespan")
 #: Constraint-matrix nonzeros a completion program may have before it refuses.
 MAX_NONZEROS = 20_000_000
-#: The dense (N, M, H) index arrays may hold this many entries per allowed variable.
-DENSE_FACTOR = 10
 #: Normalised loads may exceed 1 by this much (rounding of sums of d / c).
 LOAD_TOL = 1e-9
+#: Coefficients added to the program per step of building (a step checks the clock).
+CHUNK = 1_000_000
+#: Relative resolution of a HiGHS proof: it prunes within its MIP feasibility tolerance,
+#: 1e-6, of the objective, which the program normalises by the largest weight (measured:
+#: on weights spanning 1e-15..1, optima missed by up to 1e-6 max_j w_j). A
+#: weighted completion whose distinct values may differ by less than this times
+#: max_j w_j (:func:`weight_grain`) is reported with status "solver_tolerance".
+SOLVER_RESOLUTION = 1e-5
+
+
+class _OutOfTime(Exception):
+    """The time limit passed while planning or building (caught in completion_optimum)."""
 
 
 # ------------------------------------------------------------------------- inputs
@@ -123,7 +151,18 @@ def _check_inputs(jobs: object, machines: object, objective: object
                 f"time by a common denominator, e.g. 10 for one decimal) and divide the "
                 f"answer back")
     d = normalised_demand(jobs, machines)  # identical machines, demands fit
+    if objective == "weighted-completion" and not math.isfinite(_weighted(jobs.weight, (
+            jobs.arrival + jobs.processing))):
+        raise ValueError(f"sum_j w_j C_j overflows a float here (largest weight "
+                         f"{jobs.weight.max():g}); divide every weight by a common factor "
+                         f"(the optimal schedules stay the same)")
     return jobs, machines, d
+
+
+def _weighted(w: np.ndarray, C: np.ndarray) -> float:
+    """sum_j w_j C_j as a float, inf when it overflows (no warning)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return float(np.sum(w * C))
 
 
 def _check_horizon(jobs: JobSet, horizon: object) -> int | None:
@@ -194,6 +233,11 @@ def earliest_fit_schedule(jobs: JobSet, machines: Machines, order: np.ndarray | 
     Each job starts by max(r_j, the makespan so far) at the latest (machine 0 is empty
     from then on), so the makespan is <= max_j r_j + sum_j p_j. With integer releases and
     processing times every start is an integer."""
+    return _earliest_fit(jobs, machines, order, None)
+
+
+def _earliest_fit(jobs: JobSet, machines: Machines, order: np.ndarray | None,
+                  clock: Deadline | None) -> tuple[np.ndarray, np.ndarray]:
     d = normalised_demand(jobs, machines)
     N, M = jobs.n, machines.m
     if order is None:
@@ -202,6 +246,8 @@ def earliest_fit_schedule(jobs: JobSet, machines: Machines, order: np.ndarray | 
     start = np.zeros(N)
     machine = np.zeros(N, dtype=np.int64)
     for j in order:
+        if clock is not None and clock.expired():
+            raise _OutOfTime
         r, p = float(jobs.arrival[j]), float(jobs.processing[j])
         best, where = math.inf, 0
         for i, prof in enumerate(profiles):
@@ -243,13 +289,26 @@ def check_schedule(jobs: JobSet, machines: Machines, start: object, machine: obj
         j = int(np.argmax(C))
         raise ValueError(f"job {jobs.ids[j]!r} completes at {C[j]:g}, after the horizon "
                          f"{horizon:g}")
-    for k in range(N):
-        running = (mach == mach[k]) & (S <= S[k]) & (S[k] < C)
-        load = d[running].sum(axis=0)
-        if np.any(load > 1 + LOAD_TOL):
-            ids = [jobs.ids[j] for j in np.flatnonzero(running)]
-            raise ValueError(f"machine {int(mach[k])} is overloaded at time {S[k]:g}: "
-                             f"jobs {ids} demand {load.tolist()} (normalised) > 1")
+    # per machine in start order, the running set kept in a heap by completion; the
+    # load is summed afresh (as the docstring says) only when the running total is near 1
+    near = 1 + LOAD_TOL - 1e-6
+    for i in np.unique(mach):
+        on = np.flatnonzero(mach == i)
+        running: list[tuple[float, int]] = []
+        load = np.zeros(d.shape[1])
+        for k in on[np.lexsort((on, S[on]))]:
+            while running and running[0][0] <= S[k]:
+                load -= d[heapq.heappop(running)[1]]
+            heapq.heappush(running, (float(C[k]), int(k)))
+            load += d[k]
+            if np.any(load > near):
+                ids = [j for _, j in running]
+                exact = d[ids].sum(axis=0)
+                if np.any(exact > 1 + LOAD_TOL):
+                    raise ValueError(f"machine {int(i)} is overloaded at time {S[k]:g}: "
+                                     f"jobs {[jobs.ids[j] for j in sorted(ids)]} demand "
+                                     f"{exact.tolist()} (normalised) > 1")
+                load = exact
 
 
 # --------------------------------------------------------------------- program
@@ -262,8 +321,10 @@ class _Plan:
     jobs: JobSet
     machines: Machines
     d: np.ndarray  # normalised demands (N, R)
+    w: np.ndarray  # weights / max weight (the same optimal schedules, no overflow)
     objective: str
     H: int  # horizon: every C_j <= H
+    H_free: int  # the horizon without ``horizon=``: every optimum fits in it
     deadline: np.ndarray  # (N,) integer D_j <= H
     heuristic: dict[str, float]  # list schedules' best weighted completion / makespan
     variables: int
@@ -279,53 +340,74 @@ def _count(jobs: JobSet, machines: Machines, deadline: np.ndarray, R_used: np.nd
     on = np.minimum(np.arange(N) + 1, M)  # machines 0..min(j, M - 1)
     x = float(np.sum(starts * on))
     per_x = 2 + R_used * jobs.processing + 1  # assign, on, capacity rows, objective row
-    nnz = float(np.sum(starts * on * per_x)) + 2 * N * M
-    return int(x) + N * M + 1, int(nnz)
+    # ``order`` row (j, i), i >= 1, j >= i: y[j, i] and y[k, i - 1] for k = i - 1..j - 1
+    n = np.maximum(N - np.arange(1, M), 0).astype(float)
+    order = float(np.sum(n * (n + 1) / 2 + n))
+    nnz = float(np.sum(starts * on * per_x)) + N * M + order
+    return int(x) + N * M + 1, int(min(nnz, 2.0**62))
+
+
+def _deadlines(plan_w: np.ndarray, jobs: JobSet, objective: str,
+               top: tuple[float, float, np.ndarray, np.ndarray]) -> np.ndarray:
+    """D_j of the module docstring from the list schedule ``top`` (real-valued)."""
+    a, p = jobs.arrival, jobs.processing
+    if objective == "makespan":
+        return np.full(jobs.n, top[1])
+    # W - sum_{k != j} w_k (r_k + p_k) = w_j (r_j + p_j) + G with G = sum_k w_k (C_k - r_k
+    # - p_k): a sum of terms >= 0, so no cancellation (a weight of 1e-20 next to 1 stays
+    # visible), then D_j = r_j + p_j + G / w_j, capped by A + P
+    G = float(np.sum(plan_w * (top[2] - a)))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        slack = np.where(plan_w > 0, G / plan_w, np.inf)
+    slack = np.where(np.isnan(slack), np.inf, slack)
+    D = np.floor(a + p + slack * (1 + 1e-9) + 1e-9)
+    return np.maximum(np.minimum(D, a.max() + p.sum()), a + p)
 
 
 def _plan(jobs: object, machines: object, objective: object, horizon: object,
-          max_variables: int, max_nonzeros: int) -> _Plan:
+          max_variables: int, max_nonzeros: int, clock: Deadline | None = None) -> _Plan:
     jobs, machines, d = _check_inputs(jobs, machines, objective)
     H_given = _check_horizon(jobs, horizon)
-    a, p, w = jobs.arrival, jobs.processing, jobs.weight
+    a, p = jobs.arrival, jobs.processing
+    w = jobs.weight / jobs.weight.max()
     N, M = jobs.n, machines.m
     R_used = np.count_nonzero(d > 0, axis=1)
     what = f"the completion program ({objective}) on {N} jobs x {M} machines"
     # cheap refusal first: even the shortest possible horizon is too many variables
     lb = math.ceil(makespan_lower_bound(jobs, machines, per_resource=True).value - 1e-9)
-    floor_need, _ = _count(jobs, machines, np.full(N, lb, dtype=float), R_used)
+    floor_need, floor_nnz = _count(jobs, machines, np.full(N, lb, dtype=float), R_used)
     check_budget(floor_need, max_variables, what=what, option="max_variables",
                  unit="variables", hint="fewer jobs or shorter processing times")
+    check_budget(floor_nnz, max_nonzeros, what=what, option="max_nonzeros",
+                 unit="nonzeros", hint="fewer jobs, machines or shorter processing times")
     # list schedules: feasible, so upper bounds; (weighted completion, makespan) each
-    orders = [np.lexsort((np.arange(N), a)), np.lexsort((np.arange(N), a, p / w))]
-    scores = []  # (weighted completion, makespan, start, machine)
+    with np.errstate(under="ignore"):
+        density = jobs.weight / p
+    orders = [np.lexsort((np.arange(N), a)), np.lexsort((np.arange(N), a, -density))]
+    scores = []  # (weighted completion with w, makespan, start, machine)
     for order in orders:
-        S, i = earliest_fit_schedule(jobs, machines, order)
+        S, i = _earliest_fit(jobs, machines, order, clock)
         check_schedule(jobs, machines, S, i)
         scores.append((float(np.sum(w * (S + p))), float(np.max(S + p)), S, i))
+    heuristic = {"weighted_completion": min(_weighted(jobs.weight, s[2] + p) for s in scores),
+                 "makespan": min(s[1] for s in scores)}
+    key = 1 if objective == "makespan" else 0
+    D_free = _deadlines(w, jobs, str(objective), min(scores, key=lambda s: s[key]))
+    H_free = int(D_free.max())
     end = math.inf if H_given is None else H_given
     within = [s for s in scores if s[1] <= end]  # the schedules that fit the horizon
-    heuristic = {"weighted_completion": min(s[0] for s in scores),
-                 "makespan": min(s[1] for s in scores)}
     fallback = None
     if not within:  # no known schedule ends by the horizon: nothing to cut with
         D = np.full(N, float(end))
-    elif objective == "makespan":
-        top = min(within, key=lambda s: s[1])
-        D = np.full(N, top[1])
-        fallback = (top[2], top[3])
     else:
-        top = min(within, key=lambda s: s[0])
-        base = w * (a + p)
-        slack = (top[0] - (base.sum() - base)) / w
-        D = np.minimum(np.floor(slack + 1e-9 * (1 + np.abs(slack))), a.max() + p.sum())
-        D = np.maximum(D, a + p)
+        top = min(within, key=lambda s: s[key])
+        D = _deadlines(w, jobs, str(objective), top)
         fallback = (top[2], top[3])
     if H_given is not None:
         D = np.minimum(D, H_given)
         H = H_given
     else:
-        H = int(D.max())
+        H = H_free
     deadline = D.astype(np.int64)
     variables, nonzeros = _count(jobs, machines, deadline.astype(float), R_used)
     check_budget(variables, max_variables, what=f"{what}, horizon {H}",
@@ -340,16 +422,23 @@ def _plan(jobs: object, machines: object, objective: object, horizon: object,
     check_budget(nonzeros, max_nonzeros, what=f"{what}, horizon {H}",
                  option="max_nonzeros", unit="nonzeros",
                  hint="fewer jobs, shorter processing times or a shorter horizon")
-    return _Plan(jobs, machines, d, str(objective), H, deadline, heuristic, variables,
-                 nonzeros, fallback)
+    return _Plan(jobs, machines, d, w, str(objective), H, H_free, deadline, heuristic,
+                 variables, nonzeros, fallback)
 
 
-def _build(plan: _Plan) -> LinearProgram:
+def _build(plan: _Plan, clock: Deadline | None = None) -> LinearProgram:
+    """The program of ``plan``; O(nonzeros + N M H) work in steps of at most
+    :data:`CHUNK` coefficients, each after a look at ``clock`` (:class:`_OutOfTime`)."""
     jobs, d, H, D = plan.jobs, plan.d, plan.H, plan.deadline
     a = jobs.arrival.astype(np.int64)
     p = jobs.processing.astype(np.int64)
-    w = jobs.weight
+    w = plan.w
     N, M, R = jobs.n, plan.machines.m, jobs.resources
+
+    def tick() -> None:
+        if clock is not None and clock.expired():
+            raise _OutOfTime
+
     t = np.arange(H)
     can_start = (t[None, :] >= a[:, None]) & (t[None, :] <= (D - p)[:, None])  # (N, H)
     allowed = np.arange(M)[None, :] <= np.arange(N)[:, None]  # (N, M): machine i <= j
@@ -360,22 +449,31 @@ def _build(plan: _Plan) -> LinearProgram:
     x = B.add_variables("x", (N, M, H), upper=1.0, cost=cost, integer=True, mask=mask)
     rows = B.add_rows("assign", (N,), lower=1.0, upper=1.0)
     B.add_terms(rows[:, None, None], x)
+    tick()
     # capacity: rows only where the jobs that might run could overload
     may_run = (t[None, :] >= a[:, None]) & (t[None, :] < D[:, None])  # (N, H)
     potential = np.zeros((M, R, H))
     for i in range(M):
         js = np.arange(i, N)
         potential[i] = np.einsum("jl,jh->lh", d[js], may_run[js].astype(float))
+        tick()
     needed = potential > 1 + LOAD_TOL
     cap = B.add_rows("capacity", (M, R, H), upper=1.0, mask=needed)
     for j in range(N):
-        for off in range(int(p[j])):  # x[j, i, s] covers slot s + off
-            tau = t + off
-            ok = tau < H
-            r_idx = cap[:, :, tau[ok]]  # (M, R, H')
-            cols = x[j][:, None, ok]  # (M, 1, H')
-            B.add_terms(r_idx, np.broadcast_to(cols, r_idx.shape),
-                        np.broadcast_to(d[j][None, :, None], r_idx.shape))
+        # x[j, i, s] (s = a_j..D_j - p_j) covers slots s..s + p_j - 1 < D_j <= H
+        s = np.arange(a[j], D[j] - p[j] + 1)
+        ls = np.flatnonzero(d[j] > 0)
+        cols = x[j][:, s]  # (M, S)
+        per_offset = max(1, M * len(ls) * len(s))
+        step = max(1, CHUNK // per_offset)
+        for off0 in range(0, int(p[j]), step):
+            tick()
+            off = np.arange(off0, min(off0 + step, int(p[j])))
+            tau = s[:, None] + off[None, :]  # (S, O)
+            r_idx = cap[:, ls][:, :, tau]  # (M, L, S, O)
+            B.add_terms(r_idx, cols[:, None, :, None],
+                        d[j, ls][None, :, None, None])
+    tick()
     # y[j, i] = sum_t x[j, i, t]; order: y[j, i] <= sum_{k < j} y[k, i - 1]
     y = B.add_variables("y", (N, M), upper=1.0, mask=allowed)
     rows = B.add_rows("on", (N, M), lower=0.0, upper=0.0, mask=allowed)
@@ -387,6 +485,7 @@ def _build(plan: _Plan) -> LinearProgram:
         rows = B.add_rows("order", (N, M), upper=0.0, mask=later)
         B.add_terms(rows, y, 1.0)
         for i in range(1, M):
+            tick()
             for j in range(i, N):
                 B.add_terms(rows[j, i], y[:j, i - 1], -1.0)
     if plan.objective == "makespan":
@@ -397,6 +496,7 @@ def _build(plan: _Plan) -> LinearProgram:
         rows = B.add_rows("cmax", (N,), lower=0.0)
         B.add_terms(rows[:, None], cmax[None, :], 1.0)
         B.add_terms(rows[:, None, None], x, -completion[:, None, :])
+    tick()
     return B.build()
 
 
@@ -462,29 +562,44 @@ def _decode(res: ProgramResult, plan: _Plan) -> tuple[np.ndarray, np.ndarray]:
 
 def completion_optimum(jobs: JobSet, machines: Machines, *,
                        objective: str = "weighted-completion", horizon: int | None = None,
-                       method: str = "highs", time_limit: float | None = None,
+                       method: str = "highs",
+                       time_limit: float | None = DEFAULT_TIME_LIMIT,
                        max_variables: int = MAX_VARIABLES,
-                       max_nonzeros: int = MAX_NONZEROS) -> ProgramResult:
+                       max_nonzeros: int = MAX_NONZEROS,
+                       memory_budget: float = MEMORY_BUDGET) -> ProgramResult:
     """An optimal non-preemptive schedule of FL24's model (Sec. 3) for ``objective``, by
-    :func:`completion_program`.
+    :func:`completion_program`, within ``time_limit`` seconds (default
+    :data:`capacity.programs.DEFAULT_TIME_LIMIT`, None for none), planning and building
+    included (the clock is read between steps).
 
     ``value`` is the schedule's objective (sum_j w_j C_j, not divided by N, or the
-    makespan); ``lower`` / ``upper`` bound the optimum: equal to ``value`` when
-    ``status="optimal"``; at a ``time_limit`` (``status="time_limit"``) ``upper`` is the
-    incumbent and ``lower`` the best of HiGHS's dual bound and the closed forms of
-    :mod:`theory.nonpreemptive_bounds` (sum_j w_j (r_j + p_j); the makespan lower bound),
-    rounded up when the optimum is known to be an integer (makespan; integer weights).
-    Stopped at a limit, the better of HiGHS's incumbent and the list schedule the
-    deadlines came from is returned (``extra["source"]``: "solver" or "list schedule").
+    makespan); ``lower`` / ``upper`` bound the optimum over every schedule. ``status``:
+
+    * "optimal": proven, ``lower == upper == value``;
+    * "time_limit" (or another solver limit): ``value`` and ``upper`` are the better of
+      HiGHS's incumbent and the list schedule the deadlines came from
+      (``extra["source"]``: "solver" or "list schedule"; value NaN and ``upper`` the
+      list schedules' best when no schedule within the horizon is known), ``lower`` the
+      best of HiGHS's dual bound and the closed forms of
+      :mod:`theory.nonpreemptive_bounds` (sum_j w_j (r_j + p_j); the makespan lower
+      bound), rounded up when the optimum is known to be an integer (makespan; integer
+      weights);
+    * "horizon_limit": ``horizon`` is below the horizon every optimum fits in
+      (``extra["free_horizon"]``), so ``value`` is optimal among the schedules ending by
+      ``horizon`` only: an upper bound, with the closed form as ``lower``.
+
     ``extra``: ``start``, ``machine``, ``completion`` (per job, input order), ``horizon``
     H, ``deadline`` (per job), ``weighted_completion``, ``makespan`` and ``awct``
     (= weighted completion / N) of the returned schedule, ``heuristic`` (the list
-    schedules' values, upper bounds), ``build_seconds``. For ``"makespan"`` the schedule
-    is some makespan-optimal one, its weighted completion not minimised.
+    schedules' values, upper bounds), ``build_seconds``, ``solve_seconds``; ``seconds``
+    covers the whole call. For ``"makespan"`` the schedule is some makespan-optimal one,
+    its weighted completion not minimised. The program's costs use w_j / max_k w_k (the
+    same optimal schedules), so weights of 1e-20 or 1e300 solve like weights near 1; a
+    sum_j w_j C_j beyond the float range is refused (ValueError).
 
     The schedule is re-checked by :func:`check_schedule` before it is returned.
-    Infeasible (a ``horizon`` too short to pack the jobs), a solver failure, or a limit
-    reached with no incumbent: :class:`ProgramError`.
+    Infeasible (a ``horizon`` too short to pack the jobs) or a solver failure:
+    :class:`ProgramError`.
 
     Size (measured with HiGHS 1.15 on two shared cores; M = 2, R = 2, p_j in 1..4,
     r_j in 0..5, demands uniform in [0.05, 0.7], unit weights; seconds to a proven
@@ -504,63 +619,145 @@ def completion_optimum(jobs: JobSet, machines: Machines, *,
     variables) took 26 s instead of 37 s. Past about 15 jobs pass ``time_limit`` and
     read ``lower``.
     """
-    t0 = time.perf_counter()
-    plan = _plan(jobs, machines, objective, horizon, max_variables, max_nonzeros)
-    program = _build(plan)
-    built = time.perf_counter() - t0
+    clock = Deadline(time_limit)
+    jobs, machines, _ = _check_inputs(jobs, machines, objective)
+    if objective == "makespan":
+        closed = makespan_lower_bound(jobs, machines, per_resource=True).value
+        integral = True
+    else:
+        closed = _weighted(jobs.weight, jobs.arrival + jobs.processing)
+        integral = bool(np.all(jobs.weight == np.round(jobs.weight)))
     try:
-        res = solve(program, method=method, time_limit=time_limit)
+        plan = _plan(jobs, machines, objective, horizon, max_variables, max_nonzeros, clock)
+    except _OutOfTime:
+        return _unsolved(jobs, None, None, closed, integral, clock,
+                         "the time limit passed during the list schedules", str(objective))
+    check_program_memory(plan.nonzeros, memory_budget, "the completion program")
+    stopped = clock.too_short_for(plan.nonzeros)
+    if stopped is not None:
+        return _unsolved(jobs, plan, None, closed, integral, clock, stopped)
+    try:
+        program = _build(plan, clock)
+    except _OutOfTime:
+        return _unsolved(jobs, plan, None, closed, integral, clock,
+                         "the time limit passed while building the program")
+    built = clock.elapsed()
+    if clock.expired():
+        return _unsolved(jobs, plan, program, closed, integral, clock,
+                         "the time limit passed while building the program")
+    try:
+        res = solve(program, method=method, time_limit=clock.remaining())
     except ProgramError as e:
         if "nfeasible" in str(e):
             raise ProgramError(f"{e}: the horizon of {plan.H} is too short to pack these "
                                f"jobs", e.status) from None
-        if "limit" in str(e).lower():
-            raise ProgramError(f"{e} (a list schedule scores {plan.heuristic}; raise "
-                               f"time_limit)", e.status) from None
+        if "limit" in str(e).lower() or clock.expired():
+            return _unsolved(jobs, plan, program, closed, integral, clock,
+                             "the solver found no schedule within the time limit")
         raise
-    jobs, machines = plan.jobs, plan.machines
     start, machine = _decode(res, plan)
     try:
         check_schedule(jobs, machines, start, machine, horizon=plan.H)
     except ValueError as e:
         raise ProgramError(f"the solver's schedule fails the independent check: {e}",
                            "invalid_solution") from None
-    completion = start + jobs.processing.astype(np.int64)
-    wc = float(np.sum(jobs.weight * completion))
-    ms = float(completion.max())
-    value = wc if plan.objective == "weighted-completion" else ms
-    if abs(value - res.value) > 1e-6 * (1 + abs(value)):
-        raise ProgramError(f"the solver's objective {res.value:g} differs from its "
-                           f"schedule's {value:g}", "invalid_solution")
+    scaled = float(np.sum(plan.w * (start + jobs.processing)))
     if plan.objective == "makespan":
-        closed = makespan_lower_bound(jobs, machines, per_resource=True).value
-        integral = True
-    else:
-        closed = weighted_completion_lower_bound(jobs)
-        integral = bool(np.all(jobs.weight == np.round(jobs.weight)))
+        scaled = float(np.max(start + jobs.processing))
+    if abs(scaled - res.value) > 1e-6 * (1 + abs(scaled)):
+        raise ProgramError(f"the solver's objective {res.value:g} differs from its "
+                           f"schedule's {scaled:g}", "invalid_solution")
     solution, source = res.solution, "solver"
+    # HiGHS proves to within SOLVER_RESOLUTION of the objective it sees (w / max w)
+    scale = 1.0 if plan.objective == "makespan" else float(jobs.weight.max())
+    slack = SOLVER_RESOLUTION * scale
+    resolved = plan.objective == "makespan" or weight_grain(jobs.weight) >= slack
+    status = res.status
+    if plan.H < plan.H_free:  # the program's bounds hold for its horizon only
+        lower = closed
+        if status == "optimal":
+            status = "horizon_limit"  # optimal among schedules ending by the horizon only
+    elif status == "optimal" and resolved:
+        lower = math.inf  # proven: the value itself (_answer takes the minimum)
+    else:
+        if status == "optimal":
+            status = "solver_tolerance"  # weights finer than the solver resolves
+        lower = max(res.lower * scale - slack, closed)
     if res.status != "optimal" and plan.fallback is not None:
         # stopped at a limit: the list schedule the deadlines came from may be better
         S0, i0 = plan.fallback[0].astype(np.int64), canonical_machines(plan.fallback[1])
-        C0 = S0 + jobs.processing.astype(np.int64)
-        wc0 = float(np.sum(jobs.weight * C0))
-        v0 = wc0 if plan.objective == "weighted-completion" else float(C0.max())
-        sol0 = _as_solution(program, plan, S0, i0) if v0 < value else None
-        if sol0 is not None:
-            check_schedule(jobs, machines, S0, i0, horizon=plan.H)
-            start, machine, completion, wc, ms, value = S0, i0, C0, wc0, float(C0.max()), v0
-            solution, source = sol0, "list schedule"
-    lower = max(res.lower, closed)
+        if _score(jobs, plan.objective, S0) < _score(jobs, plan.objective, start):
+            sol0 = _as_solution(program, plan, S0, i0)
+            if sol0 is not None:
+                check_schedule(jobs, machines, S0, i0, horizon=plan.H)
+                start, machine, solution, source = S0, i0, sol0, "list schedule"
+    extra = {**res.extra, "solve_seconds": res.seconds, "build_seconds": built}
+    return _answer(jobs, plan, start, machine, solution, source, status, lower, integral,
+                   clock, res.method, res.solver, extra)
+
+
+def weight_grain(weights: object) -> float:
+    """The largest q with every weight a whole multiple of q, read in decimal (the
+    shortest text of each float: 0.1 -> 1/10, 1e-20 -> 1e-20); 1 for integer weights.
+    sum_j w_j C_j of two schedules then differ by 0 or at least q."""
+    w = np.unique(np.asarray(weights, dtype=float))
+    den = 1
+    for x in w:
+        den = math.lcm(den, Fraction(repr(float(x))).denominator)
+    return float(Fraction(1, den))
+
+
+def _score(jobs: JobSet, objective: str, start: np.ndarray) -> float:
+    C = start + jobs.processing
+    return _weighted(jobs.weight, C) if objective != "makespan" else float(C.max())
+
+
+def _answer(jobs: JobSet, plan: _Plan, start: np.ndarray, machine: np.ndarray,
+            solution: dict[str, np.ndarray], source: str, status: str, lower: float,
+            integral: bool, clock: Deadline, method: str, solver: str,
+            extra: dict[str, Any]) -> ProgramResult:
+    completion = start.astype(np.int64) + jobs.processing.astype(np.int64)
+    wc = _weighted(jobs.weight, completion)
+    ms = float(completion.max())
+    value = wc if plan.objective == "weighted-completion" else ms
+    if not math.isfinite(value):
+        raise ValueError(f"sum_j w_j C_j overflows a float here (largest weight "
+                         f"{jobs.weight.max():g}); divide every weight by a common "
+                         f"factor (the optimal schedules stay the same)")
+    lower = min(lower, value)
     if integral:
         lower = math.ceil(lower - 1e-6)
-    lower = min(lower, value)
-    status = res.status
-    extra: dict[str, Any] = {
-        **res.extra, "objective": plan.objective, "start": start, "machine": machine,
-        "completion": completion, "horizon": plan.H, "deadline": plan.deadline,
-        "weighted_completion": wc, "makespan": ms, "awct": wc / jobs.n,
-        "heuristic": dict(plan.heuristic), "build_seconds": built,
+    extra = {
+        **extra, "objective": plan.objective, "start": start, "machine": machine,
+        "completion": completion, "horizon": plan.H, "free_horizon": plan.H_free,
+        "deadline": plan.deadline, "weighted_completion": wc, "makespan": ms,
+        "awct": wc / jobs.n, "heuristic": dict(plan.heuristic),
         "program": "FL24 time-indexed", "source": source}
     return ProgramResult(status=status, value=value, lower=float(lower), upper=value,
-                         solution=solution, duals=None, method=res.method,
-                         solver=res.solver, seconds=res.seconds, extra=extra)
+                         solution=solution, duals=None, method=method, solver=solver,
+                         seconds=clock.elapsed(), extra=extra)
+
+
+def _unsolved(jobs: JobSet, plan: _Plan | None, program: LinearProgram | None,
+              closed: float, integral: bool, clock: Deadline, stopped: str,
+              objective: str | None = None) -> ProgramResult:
+    """The answer when the limit came before the solver had a schedule (``stopped``
+    says when): the list schedule within the horizon, if the plan got that far, and
+    the closed-form bound."""
+    if plan is not None and plan.fallback is not None:
+        S0, i0 = plan.fallback[0].astype(np.int64), canonical_machines(plan.fallback[1])
+        sol = {} if program is None else (_as_solution(program, plan, S0, i0) or {})
+        check_schedule(jobs, plan.machines, S0, i0, horizon=plan.H)
+        return _answer(jobs, plan, S0, i0, sol, "list schedule", "time_limit", closed,
+                       integral, clock, "none", "none", {"stopped": stopped})
+    upper = math.inf
+    extra: dict[str, Any] = {"objective": objective, "source": "none", "stopped": stopped}
+    if plan is not None:
+        key = "makespan" if plan.objective == "makespan" else "weighted_completion"
+        upper = plan.heuristic[key]
+        extra.update(objective=plan.objective, horizon=plan.H, free_horizon=plan.H_free,
+                     heuristic=dict(plan.heuristic))
+    lower = math.ceil(closed - 1e-6) if integral else closed
+    return ProgramResult(status="time_limit", value=math.nan, lower=float(min(lower, upper)),
+                         upper=float(upper), solution={}, duals=None, method="none",
+                         solver="none", seconds=clock.elapsed(), extra=extra)

@@ -25,6 +25,7 @@ import numpy as np
 from capacity._lp_highs import MasterLP, MasterSolution
 from capacity.certificate import CERT_RTOL, certify, exact_optimum
 from capacity.configuration_rows import ConfigurationRows
+from capacity.deadline import expired
 from capacity.knapsack import (
     DP01_TABLE_BYTES,
     DP_MAX_CAPACITY,
@@ -1040,7 +1041,7 @@ def solve_configuration_lp(
                 cols = _enumerate_columns(lp, min(enumerate_limit, max_configurations))
             except ValueError:
                 chosen = "column-generation"
-    unproven = reached = at_lemma2 = False
+    unproven = reached = at_lemma2 = timed_out = False
     l2 = lemma2_bound(lp)
     # the last mixture carried out under copy bounds, with the solution it came from
     carried: list[tuple[MasterSolution, list[MixtureTerm]]] = []
@@ -1130,6 +1131,9 @@ def solve_configuration_lp(
                 raise IterationLimit(f"column generation did not converge in {max_iterations} "
                                    "iterations")
             sol = master.solve()
+            if expired():  # capacity.time_limit: keep what the certificate proves
+                timed_out = True
+                break
             if target is not None and _mixture_value(master, sol, d) >= target * (1 + 1e-9):
                 reached = True
                 break
@@ -1245,6 +1249,11 @@ def solve_configuration_lp(
                f"proven, the optimum is not; " + msg)
         certified = False
         extra["stopped_at_target"] = True
+    if timed_out:
+        msg = ("column generation stopped at the time limit: the interval is proven, the "
+               "optimum is not; " + msg)
+        certified = certified and float(upper) - float(lower) <= CERT_RTOL * float(upper)
+        extra["stopped_at_time_limit"] = True
     if chosen != "enumerate" and unproven:
         msg = ("column generation stopped: the pricing search exceeded its budget, so the "
                "LP optimum is not proven; " + msg)
@@ -1255,7 +1264,7 @@ def solve_configuration_lp(
         upper=upper,
         certified=certified,
         exact_check=exact_check,
-        status="target reached" if reached else "optimal",
+        status="target reached" if reached else "time_limit" if timed_out else "optimal",
         method=chosen,
         servers=int(sum(lp.counts)),
         sizes=[r[0] if lp.D == 1 else tuple(r) for r in lp.rows],

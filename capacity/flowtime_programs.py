@@ -10,29 +10,46 @@ Without memory (z = 1, XLL21 Sec. IV) the machines are pooled: any integer u_j(t
 sum_j u_j(t) <= C = sum_i C_i and u_j(t) <= d_j is split into integer u_j^i(t) by
 filling the machines one after another (sum_i u_j^i(t) = u_j(t) <= d_j keeps (4d)), so
 pooling loses nothing; this is XLL21's y_j(t) = sum_i x_j^i(t) of IV-A.
+
+Resources: XLL21 reads demand_0 as cores and demand_1 as memory. ``memory=None`` (the
+default) models memory whenever the jobs and the machines have a second resource;
+``memory=False`` drops it; a third resource is refused, and so is a weight other than 1
+(P1 and P2 are unweighted). :func:`p1_optimum` and :func:`p2_optimum` answer within a
+time limit with proven bounds (:func:`list_schedule` above, :func:`optimum_lower_bound`
+below) when the solver proves nothing.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from typing import Any
 
 import numpy as np
 
-from capacity.programs import LinearProgram, ProgramBuilder, ProgramError, ProgramResult, solve
-from theory.budgets import check_budget
+from capacity.programs import (
+    DEFAULT_TIME_LIMIT,
+    Deadline,
+    LinearProgram,
+    ProgramBuilder,
+    ProgramError,
+    ProgramResult,
+    check_program_memory,
+    solve,
+)
+from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.fractional_flowtime import (
     check_k,
     check_k_horizon,
     completion_slots,
     fractional_weight,
 )
-from theory.job_sets import JobSet, Machines, check_fits, require_integers
+from theory.job_sets import JobSet, Machines, check_fits, require_integers, require_resources
 
 __all__ = [
     "MAX_VARIABLES",
+    "list_schedule",
     "offline_horizon",
+    "optimum_lower_bound",
     "p1_optimum",
     "p1_program",
     "p2_optimum",
@@ -41,28 +58,46 @@ __all__ = [
 
 #: Variables an offline program may have before it refuses (keyword ``max_variables``).
 MAX_VARIABLES = 2_000_000
+#: The dense index arrays over every slot may hold this many entries per allowed variable.
+DENSE_FACTOR = 10
 
 
-def _check_inputs(jobs: JobSet, machines: Machines, memory: bool) -> None:
+def _check_inputs(jobs: JobSet, machines: Machines, memory: object) -> bool:
+    """Validate an XLL21 instance; return whether memory is modelled (``memory=None``:
+    when both the jobs and the machines have a second resource)."""
     if not isinstance(jobs, JobSet) or not isinstance(machines, Machines):
         raise ValueError("expected a theory.JobSet and a theory.Machines")
+    if memory is not None and not isinstance(memory, bool | np.bool_):
+        raise ValueError(f"memory must be True, False or None (model memory when there is "
+                         f"a second resource), got {memory!r}")
     require_integers(jobs, machines, what="XLL21's programs")
+    if np.any(jobs.weight != 1):
+        j = int(np.argmax(jobs.weight != 1))
+        raise ValueError(f"XLL21's programs minimise unweighted flowtimes (eq. (4a), (5)); "
+                         f"job {jobs.ids[j]!r} has weight {jobs.weight[j]:g} (leave the "
+                         f"weight column out, or set every weight to 1)")
     if np.any(jobs.demand[:, 0] < 1):
         j = int(np.argmax(jobs.demand[:, 0] < 1))
         raise ValueError(f"XLL21's programs need d_j >= 1 core; job {jobs.ids[j]!r} demands "
                          f"{jobs.demand[j, 0]:g} (rates are u_j / d_j)")
-    if memory:
-        if jobs.resources < 2 or machines.resources < 2:
-            raise ValueError("memory=True needs two resources (cores, memory) in the jobs' "
-                             f"demands ({jobs.resources}) and the machines' capacities "
-                             f"({machines.resources})")
-        check_fits(jobs, machines, resources=2)
-    else:
-        check_fits(jobs, machines, resources=1)
+    use = (min(jobs.resources, machines.resources) >= 2) if memory is None else bool(memory)
+    if use and (jobs.resources < 2 or machines.resources < 2):
+        raise ValueError("memory=True needs two resources (cores, memory) in the jobs' "
+                         f"demands ({jobs.resources}) and the machines' capacities "
+                         f"({machines.resources})")
+    # memory=False drops demand_1 on request; a column past it is never read
+    used = 2 if (use or memory is False) else 1
+    require_resources(jobs, machines, used, model="XLL21 (cores demand_0, memory demand_1)",
+                      hint="; give both the jobs and the machines a second resource to "
+                           "model memory, or pass memory=False to drop it" if used == 1
+                      else "; remove the resources after the second")
+    check_fits(jobs, machines, resources=2 if use else 1)
+    return use
 
 
-def offline_horizon(jobs: JobSet, machines: Machines, *, memory: bool = False) -> int:
+def offline_horizon(jobs: JobSet, machines: Machines, *, memory: bool | None = None) -> int:
     """Slots H after which no optimal schedule of P1 or P2 does any work (XLL21 II).
+    ``memory`` as in :func:`p2_program` (None: modelled when there is a second resource).
 
     With A = max_j a_j, V = sum_j p_j d_j, C = sum_i C_i, P = max_j p_j:
 
@@ -87,7 +122,11 @@ def offline_horizon(jobs: JobSet, machines: Machines, *, memory: bool = False) -
     The bound is far from tight: the MILP grows with it, pass ``horizon=`` when a
     shorter one is known to be feasible and long enough.
     """
-    _check_inputs(jobs, machines, memory)
+    use = _check_inputs(jobs, machines, memory)
+    return _safe_horizon(jobs, machines, use)
+
+
+def _safe_horizon(jobs: JobSet, machines: Machines, memory: bool) -> int:
     A = int(jobs.arrival.max())
     P = int(jobs.processing.max())
     V = int(np.sum(jobs.processing * jobs.demand[:, 0]))
@@ -99,7 +138,7 @@ def offline_horizon(jobs: JobSet, machines: Machines, *, memory: bool = False) -
 
 def _horizon(jobs: JobSet, machines: Machines, memory: bool, horizon: object) -> int:
     if horizon is None:
-        return offline_horizon(jobs, machines, memory=memory)
+        return _safe_horizon(jobs, machines, memory)
     if isinstance(horizon, bool) or not isinstance(horizon, int | np.integer | float):
         raise ValueError(f"horizon must be a whole number of slots, got {horizon!r}")
     if not (math.isfinite(horizon) and horizon == int(horizon) and horizon >= 1):
@@ -120,14 +159,33 @@ def _fits_memory(jobs: JobSet, machines: Machines) -> np.ndarray:
 
 
 def _budget(jobs: JobSet, machines: Machines, H: int, memory: bool, completion: bool,
-            max_variables: int, what: str) -> int:
-    slots = H - jobs.arrival  # variables per job and machine (slots a_j + 1 .. H)
-    per = _fits_memory(jobs, machines).sum(axis=1) * 2 if memory else np.ones(jobs.n)
-    need = float(np.sum(slots * per)) + (float(np.sum(slots)) if completion else 0.0)
+            max_variables: int, what: str) -> tuple[int, int]:
+    """(variables, nonzeros) of P1 (``completion``) or P2 before building it; refuses
+    above ``max_variables``. Per slot of a job: u (and z) on each machine its memory
+    fits, plus e and W for P1; nonzeros per variable as the rows of :func:`_cores` and
+    :func:`p1_program` place them."""
+    slots = (H - jobs.arrival).astype(float)  # slots a_j + 1 .. H
+    if memory:
+        per = _fits_memory(jobs, machines).sum(axis=1).astype(float)
+        core_vars, core_nnz = 2 * per, 6 * per  # u, z; 4 + 2 rows
+    else:
+        core_vars, core_nnz = np.ones(jobs.n), np.full(jobs.n, 2.0)  # capacity, volume
+    if completion:  # u in cumulative and after; e in 2 order, complete, after; W in 3
+        core_nnz = core_nnz + (2 * per if memory else 2.0) + 4 + 3
+        core_vars = core_vars + 2
+    need = float(np.sum(slots * core_vars))
     check_budget(need, max_variables, what=f"{what} on {jobs.n} jobs x {H} slots",
                  option="max_variables", unit="variables",
                  hint="fewer jobs or a shorter horizon")
-    return int(need)
+    # the blocks are index arrays over every slot 1..H, however late the jobs arrive
+    dense = float(jobs.n) * H * (machines.m if memory else 1)
+    check_budget(dense, DENSE_FACTOR * max_variables,
+                 what=f"{what} on {jobs.n} jobs x {H} slots (index arrays of N x "
+                      f"{'M x ' if memory else ''}H entries)",
+                 option="max_variables", unit="entries",
+                 hint=f"{DENSE_FACTOR} entries per allowed variable; subtract the earliest "
+                      f"arrival from every arrival (flowtimes do not change), or fewer jobs")
+    return int(need), int(np.sum(slots * core_nnz))
 
 
 def _cores(B: ProgramBuilder, jobs: JobSet, machines: Machines, H: int, memory: bool,
@@ -168,7 +226,7 @@ def _cores(B: ProgramBuilder, jobs: JobSet, machines: Machines, H: int, memory: 
 
 
 def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool | None = None,
-               memory: bool = False, horizon: int | None = None,
+               memory: bool | None = None, horizon: int | None = None,
                max_variables: int = MAX_VARIABLES) -> LinearProgram:
     """P2 of XLL21 Sec. II-C, time-indexed: minimise the fractional flowtime of eq. (5),
     sum_j sum_{t > a_j} w_j(t) u_j(t) / d_j, subject to (4b)-(4f) on slots 1..H.
@@ -177,7 +235,9 @@ def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool 
     t = a_j+1..H, sum_j u_j(t) <= C, sum_t u_j(t) = d_j p_j. ``integer`` (default False)
     makes u integer; the constraint matrix is that of a bipartite transportation problem
     (totally unimodular) and the data are integers, so the LP already has an integer
-    optimum and both give the same value. With ``memory=True`` (R >= 2): per machine
+    optimum and both give the same value. ``memory`` (default None: True when the jobs
+    and the machines have a second resource, demand_1 / capacity_1; ``memory=False``
+    drops it; a third resource is refused). With memory: per machine
     u_j^i(t) in [0, min(d_j, C_i)], z_j^i(t) binary with u <= min(d_j, C_i) z (WLOG:
     cores without memory do no work in (4e)), sum_j m_j z_j^i(t) <= M_i (4c),
     sum_j u_j^i(t) <= C_i (4b), sum_i u_j^i(t) <= d_j (4d), sum u = d_j p_j (4e); u is
@@ -185,7 +245,7 @@ def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool 
     :func:`offline_horizon`.
     """
     kf = check_k(k)
-    _check_inputs(jobs, machines, memory)
+    memory = _check_inputs(jobs, machines, memory)
     H = _horizon(jobs, machines, memory, horizon)
     _budget(jobs, machines, H, memory, False, max_variables, "P2")
     check_k_horizon(kf, H + 1, digits=15, why="exceed the 1e15 a solver's costs can span")
@@ -198,12 +258,14 @@ def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool 
     return B.build()
 
 
-def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *, memory: bool = False,
-               horizon: int | None = None, max_variables: int = MAX_VARIABLES
+def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *,
+               memory: bool | None = None, horizon: int | None = None,
+               max_variables: int = MAX_VARIABLES
                ) -> LinearProgram:
     """P1 of XLL21 eq. (4a)-(4f) exactly: minimise sum_j (c_j - a_j)^k as a MILP.
 
-    Integer cores as in :func:`p2_program` (pooled, or per machine with ``memory``), plus
+    Integer cores as in :func:`p2_program` (pooled, or per machine with ``memory``, whose
+    default None models memory when there is a second resource), plus
     binaries e_j(t) = "job j is complete by the end of slot t" for t = a_j+1..H, with
     e_j(a_j) = 0, e_j(t-1) <= e_j(t), e_j(H) = 1, completion
     sum_{s<=t} u_j(s) >= d_j p_j e_j(t) (through cumulative variables W_j(t)), and no work
@@ -220,7 +282,7 @@ def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *, memory: bool =
     binding, loaded) 10 jobs take 3-18 s and 20 jobs are not proven in 30 s.
     """
     kf = check_k(k)
-    _check_inputs(jobs, machines, memory)
+    memory = _check_inputs(jobs, machines, memory)
     H = _horizon(jobs, machines, memory, horizon)
     _budget(jobs, machines, H, memory, True, max_variables, "P1")
     check_k_horizon(kf, H + 1, digits=15, why="exceed the 1e15 a solver's costs can span")
@@ -259,60 +321,253 @@ def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *, memory: bool =
     return B.build(constant=constant)
 
 
-def _rates(res: ProgramResult, jobs: JobSet, memory: bool) -> np.ndarray:
-    u = res.solution["u"]
-    if memory:
-        u = u.sum(axis=1)
-    return u / jobs.demand[:, 0][:, None]
+#: A list schedule: (first slot - 1, slots, [(job, machine, cores)]) per stretch.
+_Segments = list[tuple[int, int, list[tuple[int, int, int]]]]
 
 
-def _optimum(build: Any, jobs: JobSet, machines: Machines, k: float, memory: bool,
+def list_schedule(jobs: JobSet, machines: Machines, *, memory: bool | None = None,
+                  max_variables: int = MAX_VARIABLES) -> tuple[np.ndarray, np.ndarray]:
+    """A feasible integer schedule of (4b)-(4f), the upper bound of P1 and P2 when the
+    solver has none: at each slot the present unfinished jobs, in shortest-remaining-time
+    order (ceil(remaining core-units / d_j), ties by index), each get
+    min(d_j, what is left, the cores free) cores; with ``memory`` (default None: as in
+    :func:`p2_program`) a job takes them on the first machine where its memory and a core
+    are free, one machine per slot (so sum_i u_j^i(t) <= d_j). The allocation is kept
+    until a job arrives or one completes its part of it, so the work is O(events x N),
+    not O(slots x N).
+
+    Returns (u, completion): u core-units per slot, (N, L) pooled or (N, M, L) with
+    memory, column t - 1 for slot t, L the last busy slot (refused above
+    ``max_variables`` x :data:`DENSE_FACTOR` entries); completion c_j per job. L <=
+    :func:`offline_horizon`: every slot of (A, L] is full or serves each job there at
+    min(d_j, what is left), the argument of its proof; with memory every busy slot serves
+    a core-unit (the first job in the order fits some machine alone)."""
+    mem = _check_inputs(jobs, machines, memory)
+    segments, completion = _list_segments(jobs, machines, mem)
+    L = int(completion.max())
+    check_budget(float(jobs.n) * L * (machines.m if mem else 1), DENSE_FACTOR * max_variables,
+                 what=f"a list schedule of {jobs.n} jobs over {L} slots",
+                 option="max_variables", unit="entries",
+                 hint=f"{DENSE_FACTOR} entries per allowed variable")
+    return _dense(segments, jobs.n, machines.m, L, mem), completion
+
+
+def _list_segments(jobs: JobSet, machines: Machines, mem: bool
+                   ) -> tuple[_Segments, np.ndarray]:
+    a = jobs.arrival.astype(np.int64)
+    d = jobs.demand[:, 0].astype(np.int64)
+    rem = d * jobs.processing.astype(np.int64)
+    cores = machines.capacity[:, 0].astype(np.int64)
+    need, room = jobs.demand[:, -1], machines.capacity[:, -1]  # memory, when mem
+    segments: _Segments = []
+    completion = np.zeros(jobs.n, dtype=np.int64)
+    t = 0  # slots done; the next one is t + 1
+    while np.any(rem > 0):
+        present = np.flatnonzero((a <= t) & (rem > 0))
+        if present.size == 0:
+            t = int(a[rem > 0].min())
+            continue
+        order = present[np.lexsort((present, -(-rem[present] // d[present])))]
+        alloc: list[tuple[int, int, int]] = []
+        if not mem:
+            free = int(cores.sum())
+            for j in order:
+                u = int(min(d[j], rem[j], free))
+                if u == 0:
+                    break
+                alloc.append((int(j), 0, u))
+                free -= u
+        else:
+            free_c, free_m = cores.copy(), room.astype(float)
+            for j in order:
+                for i in range(machines.m):
+                    if free_c[i] >= 1 and need[j] <= free_m[i]:
+                        u = int(min(d[j], rem[j], free_c[i]))
+                        alloc.append((int(j), i, u))
+                        free_c[i] -= u
+                        free_m[i] -= need[j]
+                        break
+        dt = min(int(rem[j] // u) for j, _, u in alloc)
+        later = a[(a > t) & (rem > 0)]
+        if later.size:
+            dt = min(dt, int(later.min()) - t)
+        segments.append((t, dt, alloc))
+        for j, _, u in alloc:
+            rem[j] -= u * dt
+            if rem[j] == 0:
+                completion[j] = t + dt
+        t += dt
+    return segments, completion
+
+
+def _dense(segments: _Segments, N: int, M: int, H: int, mem: bool) -> np.ndarray:
+    u = np.zeros((N, M, H) if mem else (N, H))
+    for t0, dt, alloc in segments:
+        for j, i, cores in alloc:
+            if mem:
+                u[j, i, t0:t0 + dt] = cores
+            else:
+                u[j, t0:t0 + dt] = cores
+    return u
+
+
+def _segments_objective(segments: _Segments, completion: np.ndarray, jobs: JobSet,
+                        k: float, what: str) -> float:
+    """P1's or P2's objective of a list schedule, without its dense arrays."""
+    a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
+    if what == "P1":
+        return float(np.sum((completion - a) ** k))
+    total = 0.0
+    for t0, dt, alloc in segments:
+        t = np.arange(t0 + 1, t0 + dt + 1, dtype=float)
+        for j, _, cores in alloc:
+            total += float(np.sum(fractional_weight(t, a[j], p[j], k))) * cores / d[j]
+    return total
+
+
+def optimum_lower_bound(jobs: JobSet, k: float = 2, *, program: str = "P1") -> float:
+    """Closed-form lower bound on OPT_P1 or OPT_P2 (XLL21 Sec. II): a job is served at
+    most d_j cores (rate 1) per slot from a_j + 1 on, so f_j >= p_j and OPT_P1 >=
+    sum_j p_j^k; the weights of eq. (5) increase in t, so its fractional flowtime is at
+    least that of full rate in slots a_j + 1..a_j + p_j, (1^k + ... + p_j^k) / p_j +
+    p_j^k, and OPT_P2 >= the sum of those."""
+    kf = check_k(k)
+    if program not in ("P1", "P2"):
+        raise ValueError(f"program must be 'P1' or 'P2', got {program!r}")
+    if not isinstance(jobs, JobSet):
+        raise ValueError("expected a theory.JobSet")
+    p = jobs.processing
+    if program == "P1":
+        return float(np.sum(p ** kf))
+    total = 0.0
+    for q, count in zip(*np.unique(p, return_counts=True), strict=True):
+        s = np.arange(1, int(q) + 1, dtype=float)
+        total += count * (float(np.sum(s ** kf)) / q + q ** kf)
+    return total
+
+
+def _rates(u: np.ndarray, jobs: JobSet, memory: bool) -> np.ndarray:
+    return (u.sum(axis=1) if memory else u) / jobs.demand[:, 0][:, None]
+
+
+def _optimum(what: str, jobs: JobSet, machines: Machines, k: float, memory: bool | None,
              horizon: int | None, method: str, time_limit: float | None,
-             what: str) -> ProgramResult:
-    t0 = time.perf_counter()
-    program = build()
-    built = time.perf_counter() - t0
-    H = _horizon(jobs, machines, memory, horizon)
-    try:
-        res = solve(program, method=method, time_limit=time_limit)
-    except ProgramError as e:
-        if "nfeasible" in str(e):
-            raise ProgramError(f"{e}: the horizon of {H} slots is too short for these jobs",
-                               e.status) from None
-        raise
-    y = _rates(res, jobs, memory)
-    c = completion_slots(y, jobs.processing, tol=1e-6)
-    flow = c - jobs.arrival
-    solution = {**res.solution, "y": y}
-    extra = {**res.extra, "horizon": H, "completion": c, "flowtime": flow,
-             "lk_sum": float(np.sum(flow ** check_k(k))), "build_seconds": built,
-             "program": what}
-    return ProgramResult(status=res.status, value=res.value, lower=res.lower,
-                         upper=res.upper, solution=solution, duals=res.duals,
-                         method=res.method, solver=res.solver, seconds=res.seconds,
-                         extra=extra)
+             max_variables: int, memory_budget: float,
+             integer: bool | None = None) -> ProgramResult:
+    """Build and solve P1 or P2 within ``time_limit`` (building included); the bounds
+    that hold when the solver gives no proven optimum (see :func:`p2_optimum`)."""
+    clock = Deadline(time_limit)
+    kf = check_k(k)
+    mem = _check_inputs(jobs, machines, memory)
+    H = _horizon(jobs, machines, mem, horizon)
+    safe = _safe_horizon(jobs, machines, mem)
+    _, nonzeros = _budget(jobs, machines, H, mem, what == "P1", max_variables, what)
+    check_program_memory(nonzeros, memory_budget, what)
+    check_k_horizon(kf, H + 1, digits=15, why="exceed the 1e15 a solver's costs can span")
+    closed = optimum_lower_bound(jobs, kf, program=what)
+    extra: dict[str, Any] = {"horizon": H, "safe_horizon": safe, "memory": mem,
+                             "program": what, "closed_lower": closed}
+    res = None
+    stopped = clock.too_short_for(nonzeros)
+    if stopped is None:
+        if what == "P1":
+            program = p1_program(jobs, machines, kf, memory=mem, horizon=H,
+                                 max_variables=max_variables)
+        else:
+            program = p2_program(jobs, machines, kf, integer=integer, memory=mem,
+                                 horizon=H, max_variables=max_variables)
+        extra["build_seconds"] = clock.elapsed()
+        if clock.expired():
+            stopped = "the time limit passed while building the program"
+    if stopped is None:
+        try:
+            res = solve(program, method=method, time_limit=clock.remaining())
+        except ProgramError as e:
+            if "nfeasible" in str(e):
+                raise ProgramError(f"{e}: the horizon of {H} slots is too short for these "
+                                   f"jobs", e.status) from None
+            if "limit" not in str(e).lower() and not clock.expired():
+                raise
+            stopped = "the solver found no schedule within the time limit"
+    lower, source = closed, "solver"
+    if res is not None:
+        y = _rates(res.solution["u"], jobs, mem)
+        c = completion_slots(y, jobs.processing, tol=1e-6)
+        solution: dict[str, np.ndarray] = {**res.solution, "y": y}
+        value, status, solver = res.value, res.status, res.solver
+        extra.update(res.extra, solve_seconds=res.seconds)
+        if H >= safe:  # the program's optimum is P's: its dual bound holds
+            lower = max(res.lower, closed)
+    else:
+        value, status, solver, solution, c = math.nan, "time_limit", "none", {}, None
+        extra["stopped"] = stopped
+    upper = value
+    if status != "optimal":
+        segments, c0 = _list_segments(jobs, machines, mem)
+        v0 = _segments_objective(segments, c0, jobs, kf, what)
+        upper = v0 if math.isnan(upper) else min(upper, v0)
+        if c0.max() <= H and (math.isnan(value) or v0 < value):
+            u0 = _dense(segments, jobs.n, machines.m, H, mem)
+            solution = {"u": u0, "y": _rates(u0, jobs, mem)}
+            if mem:
+                solution["z"] = (u0 > 0).astype(float)
+            value, c, source = v0, c0, "list schedule"
+        if math.isnan(value):
+            source = "none"
+    elif H < safe:
+        # optimal among the schedules ending by H only; a longer one may be better
+        status, lower = "horizon_limit", closed
+    else:
+        lower = value
+    extra["source"] = source
+    if c is not None:
+        flow = c - jobs.arrival
+        extra.update(completion=c, flowtime=flow, lk_sum=float(np.sum(flow ** kf)))
+    return ProgramResult(status=status, value=value, lower=float(min(lower, upper)),
+                         upper=float(upper), solution=solution,
+                         duals=None if res is None else res.duals, method=method,
+                         solver=solver, seconds=clock.elapsed(), extra=extra)
 
 
 def p2_optimum(jobs: JobSet, machines: Machines, k: float = 2, *,
-               integer: bool | None = None, memory: bool = False,
+               integer: bool | None = None, memory: bool | None = None,
                horizon: int | None = None, method: str = "highs",
-               time_limit: float | None = None,
-               max_variables: int = MAX_VARIABLES) -> ProgramResult:
+               time_limit: float | None = DEFAULT_TIME_LIMIT,
+               max_variables: int = MAX_VARIABLES,
+               memory_budget: float = MEMORY_BUDGET) -> ProgramResult:
     """OPT*_P2 (XLL21 Sec. II-C) by :func:`p2_program`: ``solution["y"]`` (N, H) rates
     y_j(t) = sum_i u_j^i(t) / d_j, ``extra["completion"]`` the slots c_j (input order),
-    ``extra["horizon"]`` H, ``extra["lk_sum"]`` sum_j (c_j - a_j)^k of this schedule."""
-    return _optimum(lambda: p2_program(jobs, machines, k, integer=integer, memory=memory,
-                                       horizon=horizon, max_variables=max_variables),
-                    jobs, machines, k, memory, horizon, method, time_limit, "P2")
+    ``extra["horizon"]`` H, ``extra["lk_sum"]`` sum_j (c_j - a_j)^k of this schedule,
+    ``extra["memory"]`` whether memory was modelled.
+
+    The whole call, building included, takes at most ``time_limit`` seconds (default
+    :data:`capacity.programs.DEFAULT_TIME_LIMIT`, None for none): a program whose
+    building would not fit is not built. ``lower`` and ``upper`` bound the optimum over
+    every schedule, and ``status`` says what ``value`` is:
+
+    * "optimal": proven, ``lower == upper == value``;
+    * "time_limit" (or another solver limit): the best schedule known, the solver's
+      incumbent or :func:`list_schedule`'s (``extra["source"]``; NaN when none ends by
+      the horizon; ``extra["stopped"]`` says when the limit came), ``lower`` the best
+      of the solver's dual bound and :func:`optimum_lower_bound`;
+    * "horizon_limit": ``horizon`` is below :func:`offline_horizon`
+      (``extra["safe_horizon"]``), so ``value`` is optimal among the schedules ending by
+      it only: an upper bound, with :func:`optimum_lower_bound` as ``lower``.
+
+    ``seconds`` covers the whole call (``extra["build_seconds"]``,
+    ``extra["solve_seconds"]``). ``memory_budget`` bounds the bytes of the program
+    (:data:`capacity.programs.BYTES_PER_NONZERO`)."""
+    return _optimum("P2", jobs, machines, k, memory, horizon, method, time_limit,
+                    max_variables, memory_budget, integer)
 
 
-def p1_optimum(jobs: JobSet, machines: Machines, k: float = 2, *, memory: bool = False,
-               horizon: int | None = None, method: str = "highs",
-               time_limit: float | None = None,
-               max_variables: int = MAX_VARIABLES) -> ProgramResult:
-    """OPT*_P1 (XLL21 eq. (4a)) by :func:`p1_program`, same fields as
-    :func:`p2_optimum`. At a ``time_limit`` the incumbent comes back with
-    ``status="time_limit"`` and HiGHS's dual bound as ``lower``."""
-    return _optimum(lambda: p1_program(jobs, machines, k, memory=memory, horizon=horizon,
-                                       max_variables=max_variables),
-                    jobs, machines, k, memory, horizon, method, time_limit, "P1")
+def p1_optimum(jobs: JobSet, machines: Machines, k: float = 2, *,
+               memory: bool | None = None, horizon: int | None = None,
+               method: str = "highs", time_limit: float | None = DEFAULT_TIME_LIMIT,
+               max_variables: int = MAX_VARIABLES,
+               memory_budget: float = MEMORY_BUDGET) -> ProgramResult:
+    """OPT*_P1 (XLL21 eq. (4a)) by :func:`p1_program`; fields, time limit and statuses as
+    in :func:`p2_optimum`. At a ``time_limit`` HiGHS's incumbent (or the list schedule,
+    if better) comes back with ``status="time_limit"`` and the dual bound as ``lower``."""
+    return _optimum("P1", jobs, machines, k, memory, horizon, method, time_limit,
+                    max_variables, memory_budget)

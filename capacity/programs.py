@@ -40,8 +40,14 @@ import numpy as np
 import scipy.sparse as sp
 
 from capacity.result import jsonable
+from theory.budgets import check_budget
 
 __all__ = [
+    "BYTES_PER_NONZERO",
+    "DEFAULT_TIME_LIMIT",
+    "Deadline",
+    "SETUP_SECONDS_PER_NONZERO",
+    "check_program_memory",
     "LinearProgram",
     "ProgramBuilder",
     "ProgramError",
@@ -56,6 +62,32 @@ SENSES = ("minimize", "maximize")
 FEASIBILITY_TOL = 1e-5
 #: Integer variables within this of an integer are snapped to it.
 INTEGRALITY_TOL = 1e-5
+#: Seconds an offline optimum (building and solving) may take unless ``time_limit`` says
+#: otherwise; ``packsched optimum --time-limit`` has the same default (a crowded P1 MILP of
+#: 40 jobs is not proven in minutes: the answer then carries its proven bounds).
+DEFAULT_TIME_LIMIT = 60.0
+#: Seconds per constraint-matrix nonzero to build a program and hand it to HiGHS, before
+#: HiGHS first reads its clock (measured 0.6-2.6 us on two shared cores for the FL24 and
+#: XLL21 MILPs of 2-18 million nonzeros): a call whose time limit leaves less than this
+#: estimate does not build the program.
+SETUP_SECONDS_PER_NONZERO = 2e-6
+#: Peak bytes per nonzero while a program is built and handed to HiGHS (COO triplets,
+#: CSR, HiGHS's copy; measured 67-100 on the FL24 programs of 2-18 million nonzeros).
+BYTES_PER_NONZERO = 100
+
+
+def check_program_memory(nonzeros: float, memory_budget: float, what: str) -> None:
+    """Refuse (:class:`theory.budgets.BudgetExceeded`, keyword ``memory_budget``) a program
+    whose building would need more than ``memory_budget`` bytes."""
+    if isinstance(memory_budget, bool) or not isinstance(
+            memory_budget, int | float | np.integer | np.floating) or not memory_budget > 0:
+        raise ValueError(f"memory_budget must be a number of bytes > 0, got "
+                         f"{memory_budget!r}")
+    check_budget(nonzeros * BYTES_PER_NONZERO, memory_budget,
+                 what=f"building {what} ({int(nonzeros):,} nonzeros)",
+                 option="memory_budget", unit="bytes",
+                 hint=f"{BYTES_PER_NONZERO} bytes per nonzero; or fewer jobs or a shorter "
+                      f"horizon")
 
 
 class ProgramError(RuntimeError):
@@ -65,6 +97,42 @@ class ProgramError(RuntimeError):
     def __init__(self, message: str, status: str = ""):
         super().__init__(message)
         self.status = status
+
+
+class Deadline:
+    """The clock of one call with a ``time_limit`` (seconds, or None for none): building
+    checks :meth:`expired` between steps, the solver gets :meth:`remaining`."""
+
+    def __init__(self, time_limit: float | None):
+        if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
+                time_limit, int | float | np.integer | np.floating)
+                or not math.isfinite(time_limit) or time_limit <= 0):
+            raise ValueError(f"time_limit must be a number of seconds > 0 (or None for no "
+                             f"limit), got {time_limit!r}")
+        self.start = time.perf_counter()
+        self.limit = None if time_limit is None else float(time_limit)
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def remaining(self) -> float | None:
+        """Seconds left (None: no limit)."""
+        return None if self.limit is None else self.limit - self.elapsed()
+
+    def expired(self) -> bool:
+        left = self.remaining()
+        return left is not None and left <= 0
+
+    def too_short_for(self, nonzeros: float) -> str | None:
+        """Why a program of ``nonzeros`` cannot be built and loaded in the time left
+        (:data:`SETUP_SECONDS_PER_NONZERO`), or None when it can."""
+        left = self.remaining()
+        need = nonzeros * SETUP_SECONDS_PER_NONZERO
+        if left is None or need <= left:
+            return None
+        return (f"the program was not built: its {int(nonzeros):,} nonzeros would take "
+                f"about {need:.3g} s to build and load, and the time limit leaves "
+                f"{max(left, 0.0):.3g} s")
 
 
 def _shape_text(a: np.ndarray) -> str:

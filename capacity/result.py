@@ -113,10 +113,16 @@ class CapacityResult:
         return (u - float(self.lower)) / u if u > 0 else 0.0
 
     def to_dict(self, key: str = "value") -> dict[str, Any]:
-        """JSON-ready dict; ``key`` names the optimum (e.g. ``"rho_star"``)."""
+        """JSON-ready dict; ``key`` names the optimum (e.g. ``"rho_star"``). An
+        uncertified answer says why (``uncertified_reason``), and its ``status`` is
+        ``"solved_uncertified"`` where the solver said ``"optimal"``: the optimum is not
+        proven until the certificate is."""
         out = {
             key: self.value,
             "certified": self.certified,
+            "uncertified_reason": None if self.certified else (
+                self.message or f"the certificate's bounds [{_short_num(self.lower)}, "
+                f"{_short_num(self.upper)}] do not agree"),
             "certificate": {
                 "lower": jsonable(self.lower),
                 "upper": jsonable(self.upper),
@@ -128,7 +134,8 @@ class CapacityResult:
             },
             "servers": self.servers,
             "method": self.method,
-            "status": self.status,
+            "status": self.status if self.certified or self.status != "optimal"
+            else "solved_uncertified",
             "types": len(self.sizes),
             "mixture": [t.as_dict(self.sizes) for t in self.mixture],
             "dual": jsonable(self.dual),

@@ -25,6 +25,7 @@ BUDGET_FLAGS = {
     "max_dp_cells": "--max-dp-cells",
     "max_ticks": "--max-ticks",
     "max_slots": "--max-slots",
+    "max_nonzeros": "--max-nonzeros",
 }
 
 

@@ -159,6 +159,8 @@ def feasible_configurations(
     what = f"enumerating the feasible configurations of {T} job type{'s' if T > 1 else ''}"
     hint = "the configuration LP's column generation needs no enumeration"
     low = _count_lower_bound(rows, cap)
+    if low <= budget:
+        low = max(low, _count_on_grid(rows, cap))
     if low > budget:
         raise BudgetExceeded(what, f"at least {_approx(low)} configurations",
                              f"{budget:,} configurations", "max_configurations", hint)
@@ -193,6 +195,33 @@ def _count_lower_bound(rows: list[list[Number]], cap: list[Number]) -> float:
         best = max(best, math.comb(m + q, min(m, q)) - 1 if exact else
                    math.inf if logc > 700 else math.exp(logc))
     return best
+
+
+#: cells of the grid on which :func:`_count_on_grid` counts configurations
+_COUNT_GRID = 4096
+#: types beyond which the grid count is skipped (it costs O(types x grid))
+_COUNT_MAX_TYPES = 200
+
+
+def _count_on_grid(rows: list[list[Number]], cap: list[Number]) -> float:
+    """A lower bound on the number of feasible configurations of one resource: sizes
+    rounded up to a grid of 1/4096 of the capacity only remove configurations, and the
+    rounded ones are counted exactly (unbounded knapsack counting, saturated at 2^52),
+    without enumerating them. 0 when not applicable (several resources, many types)."""
+    if len(cap) != 1 or len(rows) > _COUNT_MAX_TYPES:
+        return 0.0
+    G, C = _COUNT_GRID, Fraction(cap[0])
+    cells = [math.ceil(Fraction(r[0]) / C * G) for r in rows]
+    count = np.zeros(G + 1)
+    count[0] = 1.0
+    for w in cells:
+        if not 0 < w <= G:
+            continue
+        for start in range(w, G + 1, w):  # count[c] += count[c - w], in blocks of w
+            stop = min(start + w, G + 1)
+            count[start:stop] += count[start - w:stop - w]
+        np.minimum(count, 2.0**52, out=count)
+    return float(count[1:].sum())
 
 
 def _approx(x: float) -> str:

@@ -4,6 +4,7 @@ brackets over quantile partitions or a grid, z_LP of an instance, and rho_VQS.""
 from __future__ import annotations
 
 import argparse
+import time
 from typing import Any
 
 from packsched.arguments import (
@@ -14,11 +15,12 @@ from packsched.arguments import (
     integer,
     number_list,
     number_text,
+    real,
 )
 from packsched.commands.rho_star_text import print_rho_star
 from packsched.errors import EXIT_OK, UsageError
 from packsched.inputs import SizeInput, is_one, normalised, read_size_input
-from packsched.output import emit_json, exact_text, note, stdout_to_stderr, warn
+from packsched.output import emit_json, exact_text, note, stdout_to_stderr
 
 NAME = "rho-star"
 #: quantile level used for a continuous ``--dist`` when ``--levels`` is not given
@@ -106,6 +108,9 @@ def add_parser(sub: Any) -> None:
     o.add_argument("--max-memory", type=byte_size, metavar="BYTES",
                    help=f"memory budget for reading --instance / --trace files, e.g. 16G "
                         f"(default {budget_help('MEMORY_BUDGET')})")
+    o.add_argument("--time-limit", type=real(0, low_open=True), metavar="SECONDS",
+                   help="stop refining after this long and report the certified interval "
+                        "reached (status time_limit; rho_star is then null unless proven)")
     o.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     r.set_defaults(func=run)
 
@@ -140,12 +145,9 @@ def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], A
 
 
 def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
-    from capacity.brackets import quantile_brackets
+    from capacity.brackets import quantile_brackets, side_proven
     from theory.bounds import mean_size_bound
 
-    if args.method not in (None, "auto"):
-        warn("--method is not passed to the bracket LPs (capacity.quantile_brackets "
-             "chooses per level); ignoring it")
     levels = DEFAULT_LEVELS if args.levels is None else args.levels
     if args.levels is None:
         note(f"continuous distribution: bracketing rho* over quantile partitions "
@@ -159,9 +161,9 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
         "lower_exact": exact_text(lo_b.lo), "upper_exact": exact_text(hi_b.hi),
         "relative_gap": (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi),
         "bracket": True,
-        "certified": lo_b.lower.certified and hi_b.upper.certified,
+        "certified": side_proven(lo_b.lower) and side_proven(hi_b.upper),
         "servers": args.servers, "method": "quantile-brackets",
-        "lp_method": lo_b.lower.method, "level": levels,
+        "lp_method": lo_b.lower.method, "level": len(brs) - 1, "levels_requested": levels,
         "levels_default": args.levels is None,
         "levels": [{"level": n, **b.as_dict()} for n, b in enumerate(brs)],
         # the lower bound is proven by a mixture of upper-rounded types, the upper one
@@ -219,8 +221,38 @@ def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, 
     return choose_grid(inp.dist, DEFAULT_TRACE_GRID_POINTS)
 
 
+def _refuse_unused(inp: SizeInput, args: argparse.Namespace) -> None:
+    """Flags the chosen computation would not read are refused (issue 39: no flag is
+    silently ignored)."""
+    from theory.distributions import Discrete
+
+    finite = isinstance(inp.dist, Discrete)
+    if args.levels is not None and finite and args.grid is None:
+        raise UsageError("--levels brackets a continuous distribution; this input has "
+                         "finitely many sizes and rho* is computed exactly (leave --levels "
+                         "out, or use --grid to bracket on a grid)")
+    if args.method not in (None, "auto") and not (finite and (args.grid in (None, 0))):
+        raise UsageError("--method chooses the method of the exact configuration LP; the "
+                         "brackets choose theirs per level (leave --method out)")
+
+
+def _label_stop(out: dict[str, Any], stopped: bool, args: argparse.Namespace) -> None:
+    """``status`` of the answer: a run cut short by --time-limit says so, and rho* is
+    reported only where it is proven."""
+    if not stopped and out.get("status") != "time_limit":
+        out.setdefault("status", "finished")
+        return
+    out["status"] = "time_limit"
+    out["time_limit"] = args.time_limit
+    if "rho_star" in out and not out.get("certified"):
+        out["rho_star"] = None
+        out["uncertified_reason"] = (out.get("uncertified_reason") or "") + \
+            " (stopped at --time-limit: [lower, upper] is what is proven)"
+
+
 def run(args: argparse.Namespace) -> int:
     from capacity import METHODS
+    from capacity.deadline import expired, time_limit
     from theory.distributions import Discrete
 
     if args.method is not None and args.method not in METHODS:
@@ -229,17 +261,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--finished-only goes with --trace google2011")
     if args.instance_format != "bpp" and args.instance is None:
         raise UsageError("--instance-format goes with --instance")
+    t0 = time.perf_counter()
     inp = read_size_input(args)
+    _refuse_unused(inp, args)
     res = None
-    with stdout_to_stderr(args.json):
+    with stdout_to_stderr(args.json), time_limit(args.time_limit):
         grid = _default_grid(inp, args)
         if grid != 0:
             if args.levels is not None and args.grid is not None:
                 raise UsageError("--grid and --levels are two partitions: give one")
             out = _grid(inp, args, grid)
         elif isinstance(inp.dist, Discrete):
-            if args.levels is not None:
-                warn("--levels ignored: the input has finitely many types, rho* is exact")
             out, res = _finite(inp, args)
         else:
             out = _bracket(inp, args)
@@ -253,6 +285,11 @@ def run(args: argparse.Namespace) -> int:
             v = rho_vqs(normalised(inp), args.vqs, servers=args.servers, **kw)
             out["rho_vqs"] = v.value
             out["vqs"] = v.as_dict()
+        stopped = expired()
+    _label_stop(out, stopped, args)
+    # the whole command, reading included (the LP's own share stays as solver_seconds)
+    out["solver_seconds"] = out.get("seconds")
+    out["seconds"] = time.perf_counter() - t0
     if args.json:
         emit_json(out)
     else:

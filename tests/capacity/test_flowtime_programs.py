@@ -169,8 +169,8 @@ def test_memory_that_binds():
     pooled they run together (P1 = 1 + 1, P2 = 2 + 2 with weight 1/1 + 1 = 2 in slot 1),
     with memory one waits a slot (P1 = 1 + 2 = 3, P2 = 2 + 3 = 5)."""
     jobs, machines = jobs_of([0, 0], [1, 1], [1, 1], m=[3, 3]), Machines([[2, 4]])
-    assert p1_optimum(jobs, machines, 1).value == pytest.approx(2)
-    assert p2_optimum(jobs, machines, 1, integer=True).value == pytest.approx(4)
+    assert p1_optimum(jobs, machines, 1, memory=False).value == pytest.approx(2)
+    assert p2_optimum(jobs, machines, 1, integer=True, memory=False).value == pytest.approx(4)
     for method in METHODS:
         r1 = p1_optimum(jobs, machines, 1, memory=True, method=method)
         assert r1.value == pytest.approx(3)
@@ -190,7 +190,7 @@ def test_memory_keeps_jobs_off_machines_they_do_not_fit():
     assert r.value == pytest.approx(3)
     assert r.solution["u"][:, 0].sum() == 0
     assert (r.extra["program"], sorted(r.extra["completion"].tolist())) == ("P1", [1, 2])
-    assert p1_optimum(jobs, machines, 1).value == pytest.approx(2)
+    assert p1_optimum(jobs, machines, 1, memory=False).value == pytest.approx(2)
 
 
 # ------------------------------------------------------------------ references

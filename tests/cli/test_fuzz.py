@@ -189,6 +189,8 @@ OPTIMUM = {
     "--relax": None, "--memory": None, "--horizon": st.sampled_from(["1", "3", "50", "0"]),
     "--time-limit": st.sampled_from(["5", "0", "-1", "abc"]),
     "--max-variables": st.sampled_from(["10", "1000000", "0"]),
+    "--no-memory": None, "--max-nonzeros": st.sampled_from(["10", "20000000"]),
+    "--max-memory": st.sampled_from(["1", "8G"]),
 }
 GRAMMAR = {"rho-star": RHO_STAR, "simulate": SIMULATE, "verify": VERIFY, "errata": {},
            "policies": {}, "schedule": SCHEDULE, "optimum": OPTIMUM}

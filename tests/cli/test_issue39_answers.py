@@ -257,3 +257,42 @@ def test_progress_says_no_time_left_unless_the_work_is_even():
     even = io.StringIO()
     Progress("lines", total=10, delay=0, every=0, stream=even, eta=True).update(5)
     assert "left" in even.getvalue()
+
+
+# -- class 10 and 4 for rho-star: honest answers at the limits, no flag ignored ----------
+
+
+def test_rho_star_time_limit_reports_the_proven_bracket(capsys):
+    t0 = time.perf_counter()
+    code, out, err = run(capsys, "rho-star", "--dist", "uniform:0.01,0.19", "--servers", "5",
+                         "--levels", "12", "--time-limit", "0.5", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["status"] == "time_limit" and d["level"] < 12 and d["levels_requested"] == 12
+    assert d["certified"] is True and d["lower"] <= d["upper"]
+    assert time.perf_counter() - t0 < 60
+
+
+def test_rho_star_seconds_cover_the_whole_command(capsys):
+    code, out, _ = run(capsys, "rho-star", "--sizes", "0.4,0.6", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["status"] == "optimal" and d["seconds"] >= d["solver_seconds"]
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["--sizes", "0.4,0.6", "--levels", "3"], "--levels"),
+    (["--dist", "uniform:0.1,0.9", "--levels", "1", "--method", "enumerate"], "--method"),
+    (["--dist", "uniform:0.1,0.9", "--grid", "10", "--method", "enumerate"], "--method"),
+])
+def test_rho_star_flags_that_were_ignored_are_refused(capsys, argv, flag):
+    code, _, err = run(capsys, "rho-star", *argv)
+    assert code == 2 and flag in err, err
+
+
+def test_maxweight_over_fifteen_sizes_is_refused_up_front(capsys):
+    sizes = ",".join(f"{x / 100:g}" for x in range(5, 20))
+    t0 = time.perf_counter()
+    code, _, err = run(capsys, "simulate", "--policy", "maxweight", "--sizes", sizes,
+                       "--workload", "1", "--slots", "1000")
+    assert code == 2 and "--max-configurations" in err and "at least" in err
+    assert time.perf_counter() - t0 < 10  # enumerating until the budget took minutes
