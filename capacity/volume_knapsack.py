@@ -171,6 +171,11 @@ def _safe_float(q: Fraction) -> float:
         return math.inf
 
 
+def _approx_int(n: int) -> str:
+    """A large integer in a few digits (``1/eps^2`` at eps = 1e-300 has 600)."""
+    return f"{n:,}" if n < 10**15 else f"about 10^{len(str(n)) - 1}"
+
+
 def _exact_floor_ratio(v: np.ndarray, inv: Fraction, limit: int) -> np.ndarray:
     """``min(floor(v_j * inv), limit + 1)`` exactly (int64; ``limit < 2^62``).
 
@@ -373,8 +378,9 @@ def _solve_cadp(w: np.ndarray, v: np.ndarray, zeta: float, eps: float, scaling: 
     vh = _exact_floor_ratio(v, inv, limit)
     if cap_hat > limit and np.any(vh > limit):
         # an item that fits the rounded capacity alone needs more levels than the budget
-        check_budget(limit + 2, max_dp_cells, what=f"CADP (eps={eps:g}) with rounded "
-                     f"capacity {cap_hat:,}", option="max_dp_cells", unit="table cells")
+        check_budget(min(n * (cap_hat + 1), 10**300), max_dp_cells,
+                     what=f"CADP (eps={eps:g}) with rounded capacity {_approx_int(cap_hat)}",
+                     option="max_dp_cells", unit="table cells")
     keep = vh <= cap_hat
     zero = np.flatnonzero(keep & (vh == 0))
     dp_items = np.flatnonzero(keep & (vh > 0))
@@ -472,7 +478,13 @@ def _solve_split(w: np.ndarray, v: np.ndarray, zeta: float, eps: float,
     table = None
     top = 0
     if large.size:
-        vh = _exact_floor_ratio(v[large], 1 / K, C)
+        limit = min(C, max_dp_cells)  # C grows like 1/eps^2: never past int64
+        vh = _exact_floor_ratio(v[large], 1 / K, limit)
+        if C > limit and np.any(vh > limit):
+            check_budget(min(large.size * (C + 1), 10**300), max_dp_cells,
+                         what=f"the split knapsack (eps={eps:g}) with rounded capacity "
+                         f"{_approx_int(C)}", option="max_dp_cells", unit="table cells",
+                         hint="a larger eps needs fewer")
         table = _dp_run(vh, w[large], C, max_dp_cells=max_dp_cells,
                         what=f"split dynamic program on the large items (eps={eps:g})")
         top = table.top

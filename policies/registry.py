@@ -241,7 +241,7 @@ def _fl24_policies() -> list[PolicyInfo]:
                    "in O(n log n) when M >= 2/eps (then the same as mris-greedy)",
                    "FL24 Sec. 5.1 (any constraint "
                    "approximation)", mris, _fl24("MRIS", knapsack="split",
-                                                  name="mris-split"), fam, MRIS[:-1]),
+                                                  name="mris-split"), fam, MRIS),
     ]
     for sort in ("svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"):
         base = sorts.get(sort.removeprefix("w"), "earliest release first")

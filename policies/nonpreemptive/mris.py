@@ -146,11 +146,12 @@ class MRIS(NonPreemptivePolicy):
                 ks = solve_volume_knapsack(state.weight[J], state.volume[J], zeta,
                                            method=method, eps=self.eps, max_dp_cells=cells)
             else:
+                hint = ("or a larger eps" if method != "cadp" else
+                        "or a larger eps, or the policy mris-split: the same guarantee, "
+                        "weight >= OPT within (1 + eps) zeta, in O(n log n)")
                 raise BudgetExceeded(
                     f"{self.name} at gamma_{k} = {gamma:g}: {e.what}", e.need, e.budget,
-                    "max_dp_cells", "or use knapsack='split' (mris-split): the same "
-                    "guarantee, weight >= OPT within (1 + eps) zeta, in O(n log n)"
-                ) from None
+                    "max_dp_cells", hint) from None
         B = J[ks.selected]
         t1 = time.perf_counter()
         state.list_schedule(ordered(self._key, B), gamma)

@@ -296,3 +296,19 @@ def test_maxweight_over_fifteen_sizes_is_refused_up_front(capsys):
                        "--workload", "1", "--slots", "1000")
     assert code == 2 and "--max-configurations" in err and "at least" in err
     assert time.perf_counter() - t0 < 10  # enumerating until the budget took minutes
+
+
+# -- class 7: advice that can be followed ------------------------------------------------
+
+
+@pytest.mark.parametrize("policy", ["mris", "mris-split"])
+def test_a_tiny_eps_is_refused_with_advice_that_works(capsys, tmp_path, policy):
+    (tmp_path / "j.csv").write_text("id,arrival,processing,weight,demand_0\n"
+                                    "a,0,1,1,0.5\nb,0,2,1,0.6\n")
+    (tmp_path / "c.csv").write_text("id,capacity_0\nm,1\n")
+    code, _, err = run(capsys, "schedule", "--policy", policy, "--eps", "1e-300", "--jobs",
+                       str(tmp_path / "j.csv"), "--cluster", str(tmp_path / "c.csv"))
+    assert code == 2 and "--max-dp-cells" in err and "larger eps" in err, err
+    assert "knapsack=" not in err and len(err) < 600  # no API syntax, no 300-digit number
+    if policy == "mris-split":
+        assert "policy mris-split" not in err  # not advised to use itself
