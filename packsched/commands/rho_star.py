@@ -207,12 +207,10 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
 
 def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, ...]:
     """``--grid``, else 0 (exact) unless a trace has many sizes: a grid for them."""
-    from theory.distributions import Discrete
 
     if args.grid is not None:
         return args.grid
-    many = isinstance(inp.dist, Discrete) and len(inp.dist) > TRACE_EXACT_MAX_TYPES
-    if inp.info["kind"] != "trace" or not many:
+    if not _many_trace_sizes(inp):
         return 0
     if inp.dist.dim == 1:
         return DEFAULT_TRACE_GRID
@@ -231,9 +229,26 @@ def _refuse_unused(inp: SizeInput, args: argparse.Namespace) -> None:
         raise UsageError("--levels brackets a continuous distribution; this input has "
                          "finitely many sizes and rho* is computed exactly (leave --levels "
                          "out, or use --grid to bracket on a grid)")
-    if args.method not in (None, "auto") and not (finite and (args.grid in (None, 0))):
+    exact = finite and (args.grid == 0 or args.grid is None and not _many_trace_sizes(inp))
+    if args.method not in (None, "auto") and not exact:
         raise UsageError("--method chooses the method of the exact configuration LP; the "
                          "brackets choose theirs per level (leave --method out)")
+    if args.max_configurations is not None and not exact and args.vqs is None:
+        raise UsageError("--max-configurations budgets the enumeration of the exact LP or "
+                         "of --vqs; the brackets do not enumerate (leave it out, or use "
+                         "--max-types for their size)")
+    if args.max_memory is not None and inp.info["kind"] not in ("instance", "trace"):
+        raise UsageError("--max-memory budgets reading an --instance or --trace file; "
+                         "this input reads none (leave it out)")
+
+
+def _many_trace_sizes(inp: SizeInput) -> bool:
+    """A trace bracketed on the default grid (more distinct sizes than an exact solve
+    takes in seconds)."""
+    from theory.distributions import Discrete
+
+    return (inp.info["kind"] == "trace" and isinstance(inp.dist, Discrete)
+            and len(inp.dist) > TRACE_EXACT_MAX_TYPES)
 
 
 def _label_stop(out: dict[str, Any], stopped: bool, args: argparse.Namespace) -> None:

@@ -312,3 +312,13 @@ def test_a_tiny_eps_is_refused_with_advice_that_works(capsys, tmp_path, policy):
     assert "knapsack=" not in err and len(err) < 600  # no API syntax, no 300-digit number
     if policy == "mris-split":
         assert "policy mris-split" not in err  # not advised to use itself
+
+
+@pytest.mark.parametrize("argv,flag", [
+    (["--dist", "uniform:0.1,0.9", "--levels", "1", "--max-configurations", "5"],
+     "--max-configurations"),
+    (["--sizes", "0.4,0.6", "--max-memory", "1G"], "--max-memory"),
+])
+def test_rho_star_budgets_that_would_be_ignored_are_refused(capsys, argv, flag):
+    code, _, err = run(capsys, "rho-star", *argv)
+    assert code == 2 and flag in err, err
