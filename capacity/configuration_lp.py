@@ -1253,7 +1253,8 @@ def solve_configuration_lp(
         msg = ("column generation stopped at the time limit: the interval is proven, the "
                "optimum is not; " + msg)
         certified = certified and float(upper) - float(lower) <= CERT_RTOL * float(upper)
-        extra["stopped_at_time_limit"] = True
+        # the interval is proven only by a certificate
+        extra["stopped_at_time_limit"] = certify_result
     if chosen != "enumerate" and unproven:
         msg = ("column generation stopped: the pricing search exceeded its budget, so the "
                "LP optimum is not proven; " + msg)

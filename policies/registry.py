@@ -236,7 +236,7 @@ def _fl24_policies() -> list[PolicyInfo]:
                    _fl24("MRIS", knapsack="auto", name="mris"), fam, MRIS),
         PolicyInfo("mris-greedy", "MRIS with the greedy knapsack (2 zeta)",
                    "FL24 Remark 1, Sec. 7.4", mris, _fl24("MRIS", knapsack="greedy",
-                                                          name="mris-greedy"), fam, MRIS[:-1]),
+                                                          name="mris-greedy"), fam, MRIS[1:-1]),
         PolicyInfo("mris-split", "MRIS with a large/small split knapsack, CADP's guarantee "
                    "in O(n log n) when M >= 2/eps (then the same as mris-greedy)",
                    "FL24 Sec. 5.1 (any constraint "

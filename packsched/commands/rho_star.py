@@ -155,6 +155,7 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
     brs = quantile_brackets(inp.dist, levels, servers=args.servers,
                             **budgets(args, max_types="max_types"))
     lo_b = max(brs, key=lambda b: float(b.lo))  # every level's bounds are certified
+    stopped = len(brs) < levels + 1 or any(_cut(s) for b in brs for s in (b.lower, b.upper))
     hi_b = min(brs, key=lambda b: float(b.hi))
     return {
         "lower": lo_b.lo, "upper": hi_b.hi,
@@ -164,7 +165,7 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
         "certified": side_proven(lo_b.lower) and side_proven(hi_b.upper),
         "servers": args.servers, "method": "quantile-brackets",
         "lp_method": lo_b.lower.method, "level": len(brs) - 1, "levels_requested": levels,
-        "levels_default": args.levels is None,
+        "levels_default": args.levels is None, "stopped_at_time_limit": stopped,
         "levels": [{"level": n, **b.as_dict()} for n, b in enumerate(brs)],
         # the lower bound is proven by a mixture of upper-rounded types, the upper one
         # by prices on the lower-rounded types (PG21 Thm. 1, first step of its proof)
@@ -202,7 +203,13 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
         "dual": b.upper.dual, "dual_sizes": b.upper.sizes,
         "dual_of": "sizes rounded down to the grid",
         "seconds": b.lower.seconds + b.upper.seconds,
+        "stopped_at_time_limit": _cut(b.lower) or _cut(b.upper),
     }
+
+
+def _cut(side: Any) -> bool:
+    """Did this LP stop at the time limit (capacity.time_limit)?"""
+    return side.status == "time_limit"
 
 
 def _default_grid(inp: SizeInput, args: argparse.Namespace) -> int | tuple[int, ...]:
@@ -254,20 +261,22 @@ def _many_trace_sizes(inp: SizeInput) -> bool:
 def _label_stop(out: dict[str, Any], stopped: bool, args: argparse.Namespace) -> None:
     """``status`` of the answer: a run cut short by --time-limit says so, and rho* is
     reported only where it is proven."""
-    if not stopped and out.get("status") != "time_limit":
+    if not stopped:
         out.setdefault("status", "finished")
         return
     out["status"] = "time_limit"
     out["time_limit"] = args.time_limit
     if "rho_star" in out and not out.get("certified"):
-        out["rho_star"] = None
+        for key in ("rho_star", "z_lp", "z_lp_unbounded"):  # their bounds stay
+            if key in out:
+                out[key] = None
         out["uncertified_reason"] = (out.get("uncertified_reason") or "") + \
             " (stopped at --time-limit: [lower, upper] is what is proven)"
 
 
 def run(args: argparse.Namespace) -> int:
     from capacity import METHODS
-    from capacity.deadline import expired, time_limit
+    from capacity.deadline import time_limit
     from theory.distributions import Discrete
 
     if args.method is not None and args.method not in METHODS:
@@ -300,7 +309,8 @@ def run(args: argparse.Namespace) -> int:
             v = rho_vqs(normalised(inp), args.vqs, servers=args.servers, **kw)
             out["rho_vqs"] = v.value
             out["vqs"] = v.as_dict()
-        stopped = expired()
+    # what stopped early, not whether the clock passed once all was done
+    stopped = bool(out.pop("stopped_at_time_limit", False)) or out.get("status") == "time_limit"
     _label_stop(out, stopped, args)
     # the whole command, reading included (the LP's own share stays as solver_seconds)
     out["solver_seconds"] = out.get("seconds")

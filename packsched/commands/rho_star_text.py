@@ -20,7 +20,12 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
     status = "certified" if out["certified"] else "NOT certified"
     if "rho_star" in out:
         exact = out["lower_exact"] if out["lower_exact"] == out["upper_exact"] else None
-        print(f"rho*        {fmt(out['rho_star'], 12)}" + (f"  (= {exact})" if exact else ""))
+        if out["rho_star"] is None:
+            print(f"rho*        not proven ({out['status']}: the certificate's interval "
+                  f"below is what is)")
+        else:
+            print(f"rho*        {fmt(out['rho_star'], 12)}"
+                  + (f"  (= {exact})" if exact else ""))
         cert = out["certificate"]
         print(f"certificate {status}: {fmt(res.lower, 12)} <= rho* <= {fmt(res.upper, 12)} "
               f"({cert['message'] or 'no message'})")
@@ -40,6 +45,9 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
             print(f"   n={lv['level']:<3d} cells {lv['cells']:<5d} "
                   f"[{fmt(lv['lower'], 10)}, {fmt(lv['upper'], 10)}]  "
                   f"gap {fmt(lv['relative_gap'], 3)}")
+    if out.get("status") == "time_limit":
+        print(f"status      time_limit: stopped at --time-limit {fmt(out['time_limit'])} s, "
+              f"the interval is proven, not tightened further")
     lemma2 = out.get("lemma2_bound")
     if lemma2 is not None:
         print(f"lemma 2     rho* <= L / R-bar = {fmt(lemma2, 12)}")

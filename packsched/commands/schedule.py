@@ -103,8 +103,13 @@ def run(args: argparse.Namespace) -> int:
             max(jobs.resources, machines.resources) >= 2:
         raise UsageError(f"{args.policy} allocates cores only, and the files have a memory "
                          f"column (demand_1/capacity_1) it would not read: add --no-memory "
-                         f"to schedule by cores alone, or use a policy that models memory "
-                         f"(ocorp-m, srpt, srvf, svf, srf, fair)")
+                         f"to schedule by cores alone, or use a policy that models memory")
+    if args.memory and not policy.uses_memory:
+        raise UsageError(f"--memory: {args.policy} allocates cores only (use --no-memory, "
+                         f"or a policy that models memory)")
+    if args.memory and min(jobs.resources, machines.resources) < 2:
+        raise UsageError("--memory needs a memory column in both files (demand_1 in the "
+                         "jobs, capacity_1 in the cluster)")
     with stdout_to_stderr(args.json):
         res = run_schedule(policy, jobs, machines, k=2.0 if args.k is None else args.k,
                            memory=args.memory, max_slots=args.max_slots, **mem)

@@ -143,8 +143,16 @@ class MRIS(NonPreemptivePolicy):
         except BudgetExceeded as e:
             if self.knapsack == "auto" and not strict:
                 method = "split"  # CADP's guarantee without its table
-                ks = solve_volume_knapsack(state.weight[J], state.volume[J], zeta,
-                                           method=method, eps=self.eps, max_dp_cells=cells)
+                try:
+                    ks = solve_volume_knapsack(state.weight[J], state.volume[J], zeta,
+                                               method=method, eps=self.eps,
+                                               max_dp_cells=cells)
+                except BudgetExceeded as e2:
+                    raise BudgetExceeded(
+                        f"{self.name} at gamma_{k} = {gamma:g}: CADP's table and then "
+                        f"{e2.what}", e2.need, e2.budget, "max_dp_cells",
+                        "or a larger eps (the split knapsack's table grows like 1/eps^2)"
+                    ) from None
             else:
                 hint = ("or a larger eps" if method != "cadp" else
                         "or a larger eps, or the policy mris-split: the same guarantee, "

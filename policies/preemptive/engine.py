@@ -125,17 +125,25 @@ def _check_arguments(memory: object, max_slots: object, memory_budget: object) -
                          f"{memory_budget!r}")
 
 
+def _memory_policies() -> list[str]:
+    from policies.registry import POLICIES
+
+    return [n for n, p in POLICIES.items() if p.family == "xll21-preemptive"
+            and n != "ocorp-mapreduce" and p.factory().uses_memory]
+
+
 def _check_size(jobs: JobSet, machines: Machines, max_slots: int | None,
                 memory_budget: float, name: str) -> None:
     """Refuse, before anything is allocated, a run whose volumes overflow the counters,
     whose arrays pass ``memory_budget`` or whose busy slots pass :data:`MAX_SLOTS`."""
     volume = [int(p) * int(d) for p, d in zip(jobs.processing, jobs.demand[:, 0],
                                               strict=True)]
-    big = max(range(jobs.n), key=volume.__getitem__)
-    if volume[big] > MAX_VOLUME:
-        raise ValueError(f"job {jobs.ids[big]!r}: its volume p_j d_j = {volume[big]:.3g} "
-                         f"core-slots is beyond 2^62, which the engine's counters do not "
-                         f"hold (XLL21 II-A counts volume in core-slots)")
+    if sum(volume) > MAX_VOLUME:
+        big = max(range(jobs.n), key=volume.__getitem__)
+        raise ValueError(f"the jobs' volume sum_j p_j d_j = {float(sum(volume)):.3g} "
+                         f"core-slots (job {jobs.ids[big]!r}: {float(volume[big]):.3g}) is "
+                         f"beyond 2^62, which the engine's counters do not hold (XLL21 II-A "
+                         f"counts volume in core-slots)")
     check_budget(PAIR_BYTES * jobs.n * machines.m, memory_budget,
                  what=f"{name} on {jobs.n:,} jobs x {machines.m:,} machines",
                  option="memory_budget", unit="bytes",
@@ -146,6 +154,12 @@ def _check_size(jobs: JobSet, machines: Machines, max_slots: int | None,
                      unit="busy slots",
                      hint="every schedule serves some job in that many slots; a run "
                           "stops at max_slots")
+    # the per-slot series (unfinished work, the l_k series) span every slot to the end
+    slots = int(jobs.arrival.max()) + 1 + (need if max_slots is None else
+                                           min(need, int(max_slots)))
+    check_budget(16 * slots, memory_budget, what=f"the per-slot series of {name} over "
+                 f"{slots:,} slots", option="memory_budget", unit="bytes",
+                 hint="a series holds one value per slot up to the last arrival and beyond")
 
 
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
@@ -185,6 +199,13 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     require_resources(jobs, machines, 2, model="XLL21 (cores demand_0, memory demand_1)",
                       hint="; drop the column")
     use_mem = (policy.uses_memory and jobs.resources >= 2) if memory is None else bool(memory)
+    if memory is None and not use_mem and min(jobs.resources, machines.resources) >= 2:
+        # the offline optima model memory here by default: a cores-only run beside them
+        # would compare two different problems
+        raise ValueError(f"{policy.name} allocates cores only, and the jobs and machines have "
+                         f"memory (demand_1, capacity_1) it would not read: pass "
+                         f"memory=False to schedule by cores alone, or use a policy that "
+                         f"models memory ({', '.join(_memory_policies())})")
     if use_mem and (jobs.resources < 2 or machines.resources < 2):
         raise ValueError("memory=True needs a second resource (demand_1, capacity_1)")
     if use_mem and not policy.uses_memory:
@@ -309,8 +330,8 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     seconds = time.perf_counter() - t0
     left_jobs = int(np.sum(left > 0))
     reason = None if left_jobs == 0 else (
-        f"max_slots={bound:,} reached with {left_jobs} job(s) unfinished"
-        + (" (the default cap, slot_bound)" if max_slots is None else ""))
+        f"the slot cap of {bound:,}{' (the default)' if max_slots is None else ''} was "
+        f"reached with {left_jobs} job(s) unfinished")
     return ScheduleResult.build(
         policy=policy.name, jobs=jobs, machines=machines, k=kf, memory=use_mem,
         completion=completion, fractional=frac, preemptions=preempt, migrations=migrate,

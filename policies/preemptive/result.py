@@ -28,8 +28,8 @@ class ScheduleResult:
     XLL21 Fig. 2). ``record`` = (job, machine, cores, slot) of every allocation.
 
     Objectives of a stopped run are not known: :meth:`summary` reports them as null
-    and gives ``*_lower`` bounds instead (an unfinished job completes in slot T + 1 or
-    later, and its fractional flowtime only grows).
+    and gives ``*_lower`` bounds instead (an unfinished job completes in slot
+    max(T + 1, a_j + p_j) or later, and its fractional flowtime only grows).
     """
 
     policy: str
@@ -91,8 +91,10 @@ class ScheduleResult:
         return bool(self.invariants.get("ok", False))
 
     def _completion_bound(self) -> np.ndarray:
-        """c_j, and T + 1 (a lower bound) for the jobs unfinished after slot T."""
-        return np.where(self.finished, self.completion, self.slots + 1)
+        """c_j, and max(T + 1, a_j + p_j) (a lower bound) for the jobs unfinished after
+        slot T: served from slot a_j + 1, a job needs at least p_j slots (eq. (2))."""
+        later = np.maximum(self.slots + 1, self.jobs.arrival + self.jobs.processing)
+        return np.where(self.finished, self.completion, later)
 
     def flowtime_lk(self, k: float | None = None) -> float | None:
         """(sum_j f_j^k)^(1/k); None when the run stopped with jobs unfinished."""

@@ -65,13 +65,52 @@ def test_stopped_run_on_request_has_no_completion_and_lower_bounds(capsys, one_j
                          "--allow-unfinished", *one_job, "--json")
     assert code == 0, err
     d = json.loads(out)
-    assert d["status"] == "stopped" and "max_slots=1" in d["stop_reason"]
+    assert d["status"] == "stopped" and "slot cap of 1 was reached" in d["stop_reason"]
     assert d["completion"] == [None] and d["finished"] == 0 and d["unfinished"] == 1
     for key in ("flowtime_lk", "fractional_flowtime_lk", "weighted_completion", "makespan"):
         assert d[key] is None, key
-    # c >= 2 (the job is unfinished after slot 1): every bound at least that
-    assert d["makespan_lower"] == 2 and d["flowtime_lk_lower"] == 2
-    assert d["weighted_completion_lower"] == 2
+    # c >= max(T + 1, a + p) = 5 (p = 5 slots of one core): every bound at least that
+    assert d["makespan_lower"] == 5 and d["flowtime_lk_lower"] == 5
+    assert d["weighted_completion_lower"] == 5
+
+
+def test_stopped_run_with_a_job_not_yet_arrived(capsys, tmp_path):
+    """Review finding: T + 1 - a_j < 0 for a job arriving after the stop made the
+    bounds fail; an unfinished job completes no earlier than a_j + p_j."""
+    (tmp_path / "j.csv").write_text("id,arrival,processing,weight,demand_0\n"
+                                    "a,0,5,1,1\nb,100,1,1,1\n")
+    (tmp_path / "c.csv").write_text("id,capacity_0\nm,1\n")
+    files = ["--jobs", str(tmp_path / "j.csv"), "--cluster", str(tmp_path / "c.csv")]
+    code, _, err = run(capsys, "schedule", "--policy", "srpt", "--max-slots", "3", *files)
+    assert code == 3 and "stopped" in err
+    code, out, err = run(capsys, "schedule", "--policy", "srpt", "--max-slots", "3",
+                         "--allow-unfinished", *files, "--json")
+    d = json.loads(out)
+    assert code == 0 and d["completion"] == [None, None] and d["makespan_lower"] == 101
+    assert d["flowtime_lk_lower"] == pytest.approx((5**2 + 1**2) ** 0.5)
+
+
+def test_cores_only_policy_refuses_memory_in_the_api_too():
+    """Review finding: the offline optima model memory by default, so a cores-only run
+    beside them compared two problems (online 2 < 'optimal' 3)."""
+    jobs = JobSet(arrival=[0, 0], processing=[1, 1], demand=[[1, 3], [1, 3]])
+    with pytest.raises(ValueError, match="memory=False"):
+        run_schedule(make_policy("transient-svf"), jobs, Machines([[2, 4]]), k=1)
+    r = run_schedule(make_policy("transient-svf"), jobs, Machines([[2, 4]]), k=1,
+                     memory=False)
+    assert r.memory is False
+
+
+def test_total_volume_beyond_the_counters_is_refused():
+    jobs = JobSet(arrival=[0] * 4, processing=[512] * 4, demand=[[2**53]] * 4)
+    with pytest.raises(ValueError, match="volume"):
+        run_schedule(make_policy("srpt"), jobs, Machines([[2**53]]), max_slots=10)
+
+
+def test_far_arrivals_are_budgeted_before_the_run():
+    jobs = JobSet(arrival=[0, 10**9], processing=[1, 1], demand=[[1], [1]])
+    with pytest.raises(BudgetExceeded, match="memory_budget"):
+        run_schedule(make_policy("srpt"), jobs, Machines([[1]]))
 
 
 def test_api_stopped_result():

@@ -138,7 +138,7 @@ def test_ocorp_slot_is_lemma1_and_transient_slot_is_lemma2():
             assert alloc.cores.sum(axis=1) == pytest.approx(y * view.cores)
             return alloc
 
-    run_schedule(Spy2(), jobs, mach)
+    run_schedule(Spy2(), jobs, mach, memory=False)
 
 
 def test_ocorp_m_without_binding_memory_serves_like_ocorp():
