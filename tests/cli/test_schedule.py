@@ -49,7 +49,7 @@ def test_every_file_policy_runs(capsys, policy):
     (["--policy", "ocorp-mapreduce"], "Python API"),
     (["--policy", "srpt", "--k", "0.5"], "--k"),
     (["--policy", "srpt", "--alpha", "3"], "srpt"),
-    (["--policy", "transient-svf", "--memory"], "memory=False"),
+    (["--policy", "transient-svf", "--memory"], "--no-memory"),
 ])
 def test_usage_errors(capsys, argv, words):
     code, out, err = run(capsys, "schedule", "--jobs", JOBS, "--cluster", CLUSTER, *argv)
