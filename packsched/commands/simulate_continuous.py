@@ -133,7 +133,12 @@ def run(args: argparse.Namespace) -> int:
         extra["scv"] = float(_number(args.scv, "--scv") or 0.0)
     if args.pareto_alpha is not None:
         extra["alpha"] = float(_number(args.pareto_alpha, "--pareto-alpha") or 0.0)
-    laws = [P.ServiceTime(service, 1.0 / m, **extra) for m in (mu * J if len(mu) == 1 else mu)]
+    try:
+        laws = [P.ServiceTime(service, 1.0 / m, **extra)
+                for m in (mu * J if len(mu) == 1 else mu)]
+    except ValueError as e:  # name the flag, not the keyword of the law
+        flag_of = {"scv": "--scv", "alpha": "--pareto-alpha", "mean": "--mu"}
+        raise UsageError(f"{flag_of.get(str(e).split()[0], '--service')}: {e}") from None
     types = P.JobTypes(sizes, service=laws)
     cluster = P.Cluster.identical(args.servers, _capacity(args.capacity))
     types.check_cluster(cluster)

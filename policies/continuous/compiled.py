@@ -93,9 +93,9 @@ def simulate_compiled(
     """:func:`policies.continuous.simulate_continuous` for RMS and Best-Fit in numba
     (same arguments, same result; see :mod:`policies.continuous._kernel`)."""
     if not supports_compiled(policy):
-        raise ValueError(f"the compiled engine runs RMS and Best-Fit only, not "
-                         f"{type(policy).__name__} ({getattr(policy, 'name', '?')}); use "
-                         f"policies.simulate_continuous")
+        raise ValueError(f"the compiled engine runs the built-in RMS and Best-Fit "
+                         f"policies only, not {getattr(policy, 'name', 'this policy')}: use "
+                         f"the engine 'python' (or 'auto', which picks it)")
     plan = plan_run(policy, workload, cluster, types, horizon, warmup, samples, check,
                     max_ticks, memory_budget)
     T, w0, samples = plan.horizon, plan.warmup, plan.samples

@@ -361,3 +361,18 @@ def test_a_tiny_eps_is_refused_with_advice_that_works(capsys, tmp_path, policy):
 def test_rho_star_budgets_that_would_be_ignored_are_refused(capsys, argv, flag):
     code, _, err = run(capsys, "rho-star", *argv)
     assert code == 2 and flag in err, err
+
+
+@pytest.mark.parametrize("extra,flag", [
+    (["--service", "pareto", "--pareto-alpha", "0.5"], "--pareto-alpha"),
+    (["--service", "hyperexponential", "--scv", "1e300"], "--scv"),
+])
+def test_service_law_errors_name_the_flag(capsys, extra, flag):
+    code, _, err = run(capsys, *PG18, "--sizes", "0.3;0.6", "--rates", "1,1", *extra)
+    assert code == 2 and err.startswith(f"packsched: error: {flag}:"), err
+
+
+def test_compiled_engine_refusal_names_no_class(capsys):
+    code, _, err = run(capsys, *PG18, "--policy", "mwr", "--sizes", "0.3;0.6", "--rates",
+                       "1,1", "--engine", "compiled")
+    assert code == 2 and "MaxWeightServers" not in err and "simulate_continuous" not in err
