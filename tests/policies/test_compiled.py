@@ -105,7 +105,7 @@ def test_auto_engine_and_engine_choice():
     assert _fields(auto, fast) == []
     # MaxWeight and subclasses run on the Python engine; "compiled" refuses them
     assert P.simulate_continuous(P.make_policy("mws"), w, C, FIG1B, seed=2).invariants_ok
-    with pytest.raises(ValueError, match="compiled engine runs RMS and Best-Fit only"):
+    with pytest.raises(ValueError, match="compiled engine runs the built-in RMS and Best-Fit"):
         P.simulate_continuous(P.make_policy("mws"), w, C, FIG1B, engine="compiled")
 
     class Custom(P.RMS):
