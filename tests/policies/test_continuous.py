@@ -294,7 +294,7 @@ def test_cli_engine_choice(capsys: pytest.CaptureFixture[str]) -> None:
     same = ("mean_queue", "ticks", "dummy_placements", "events", "started")
     assert [outs["python"][k] for k in same] == [outs["compiled"][k] for k in same]
     assert main([*args, "--policy", "mws", "--engine", "compiled"]) == 2
-    assert "compiled engine runs RMS and Best-Fit only" in capsys.readouterr().err
+    assert "compiled engine runs the built-in RMS and Best-Fit" in capsys.readouterr().err
     assert main(["simulate", "--policy", "vqs", "--engine", "python"]) == 2
     assert "--engine" in capsys.readouterr().err
 
