@@ -1,4 +1,5 @@
-"""Which options a run of each policy accepts: one declaration for the CLI and sweeps.
+"""Which options a run of each policy accepts: one declaration, read by the CLI's
+``simulate`` and ``schedule`` (and meant for the sweep specs of DESIGN.md).
 
 DESIGN.md ("Simulation"): "Which options a family accepts is declared once, and the
 CLI and sweep specs derive from that declaration: an option is either used or refused,
