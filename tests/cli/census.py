@@ -41,7 +41,16 @@ def main() -> int:
     fuzz.FILES_DIR = files
     fuzz._warm()
     tried: collections.Counter[str] = collections.Counter()
+    exits: collections.Counter[tuple[str, int]] = collections.Counter()
     bad: list[tuple[str, str]] = []
+    run = fuzz.main
+
+    def recorded(argv: list[str]) -> int:
+        code = run(argv)
+        exits[argv[0], code] += 1
+        return code
+
+    fuzz.main = recorded  # check_command_line calls it: count the exit statuses too
 
     @seed(args.seed)
     @settings(max_examples=args.examples, deadline=None, database=None,
@@ -57,10 +66,12 @@ def main() -> int:
             bad.append((argv[0], f"{' '.join(argv)}\n    {str(e).splitlines()[0][:300]}"))
 
     draw()
-    print(f"{'command':<10} {'tried':>6} {'handled':>8}")
+    print(f"{'command':<10} {'tried':>6} {'handled':>8}   exit 0 (answer) / 2 (refused) / "
+          f"3 (failed)")
     for c in COMMANDS:
         n = tried[c]
-        print(f"{c:<10} {n:>6} {n - sum(1 for k, _ in bad if k == c):>8}")
+        print(f"{c:<10} {n:>6} {n - sum(1 for k, _ in bad if k == c):>8}   "
+              f"{exits[c, 0]} / {exits[c, 2]} / {exits[c, 3]}")
     for _, line in bad:
         print("NOT HANDLED:", line)
     return 1 if bad else 0
