@@ -14,7 +14,6 @@ lambda_j per type, service from the type's law, in a fixed draw order (see there
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,7 +25,7 @@ from policies.footprint import expected_jobs_bound
 from policies.seeding import as_rng
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
-from theory.numbers import FEASIBILITY_RTOL
+from theory.numbers import FEASIBILITY_RTOL, real_float
 
 __all__ = ["ServiceTime", "JobTypes", "poisson_type_workload", "SERVICE_LAWS",
            "mean_maximal_point", "rates_for_intensity", "describe_types"]
@@ -41,24 +40,13 @@ DEFAULT_SCV, DEFAULT_ALPHA = 4.0, 2.5
 MAX_SCV = 1e6
 
 
-def _number(x: object, name: str, what: str = "a number") -> float:
-    """``x`` as a float: a real number (no bool, text or array) within the float range."""
-    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be {what}, got {_shown(x)}")
-    try:
-        return float(x)
-    except (OverflowError, ValueError):
-        raise ValueError(f"{name} must be {what} within the float range, got "
-                         f"{_shown(x)}") from None
-
-
 def _shown(x: object) -> str:
     text = repr(float(x)) if isinstance(x, np.floating) else repr(x)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _finite_positive(x: object, name: str) -> float:
-    v = _number(x, name, "a positive number")
+    v = real_float(x, name, "a positive number")
     if not (math.isfinite(v) and v > 0):
         raise ValueError(f"{name} must be positive and finite, got {_shown(x)}")
     return v
@@ -100,7 +88,7 @@ class ServiceTime:
                                      f"{self.law} law does not use it")
                 continue
             allowed = f"(1, {MAX_SCV:g}]" if key == "scv" else "(1, inf) (a finite mean)"
-            v = default if value is None else _number(value, key, f"a number in {allowed}")
+            v = default if value is None else real_float(value, key, f"a number in {allowed}")
             high = MAX_SCV if key == "scv" else math.inf
             if not (1.0 < v <= high and math.isfinite(v)):
                 raise ValueError(f"{key} of a {law} law must lie in {allowed}, got "

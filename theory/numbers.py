@@ -19,6 +19,7 @@ the value; the distributions apply it to their sizes.
 from __future__ import annotations
 
 import math
+import numbers
 import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set, ValuesView
@@ -40,6 +41,7 @@ __all__ = [
     "written",
     "to_numbers",
     "to_float_checked",
+    "real_float",
     "as_list",
     "all_exact",
     "fits",
@@ -201,6 +203,19 @@ def to_float_checked(x: object, name: str = "value") -> float:
     nonzero and underflows to ``0.0`` (module docstring, "Range").
     """
     return _check_range(to_number(x, name=name), x, name)
+
+
+def real_float(x: object, name: str, what: str = "a number") -> float:
+    """``x`` as a float: a real number (no bool, text or array) within the float range,
+    else a ``ValueError`` that says ``name must be {what}`` (NaN and infinities pass:
+    the caller's range check decides them)."""
+    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
+        raise ValueError(f"{name} must be {what}, got {_short(x, 40)}")
+    try:
+        return float(x)
+    except (OverflowError, ValueError):
+        raise ValueError(f"{name} must be {what} within the float range, got "
+                         f"{_short(x, 40)}") from None
 
 
 def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",

@@ -12,7 +12,6 @@ Deterministic for a seed: every random number of the run comes from one
 from __future__ import annotations
 
 import math
-import numbers
 import time
 from dataclasses import dataclass
 
@@ -27,6 +26,7 @@ from policies.invariants import check_continuous_run
 from policies.job_types import JobTypes
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.numbers import real_float
 from theory.progress import Progress
 
 __all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
@@ -73,19 +73,10 @@ def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generato
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
 
-def _time(x: object, name: str, allowed: str) -> float:
-    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be {allowed}, got {x!r}")
-    try:
-        return float(x)
-    except (OverflowError, ValueError):
-        raise ValueError(f"{name} must be {allowed}, got {x!r}") from None
-
-
 def _max_ticks(x: object) -> float | None:
     if x is None:
         return None
-    v = _time(x, "max_ticks", "a positive number of clock ticks")
+    v = real_float(x, "max_ticks", "a positive number of clock ticks")
     if not v > 0:
         raise ValueError(f"max_ticks must be a positive number of clock ticks, got {x!r}")
     return v
@@ -130,13 +121,13 @@ def plan_run(policy: object, workload: object, cluster: object, types: object,
     if workload.job_type is None:
         raise ValueError("the workload has no job types (make it with "
                          "policies.poisson_type_workload or give job_type)")
-    T = workload.horizon if horizon is None else _time(horizon, "horizon",
+    T = workload.horizon if horizon is None else real_float(horizon, "horizon",
                                                         "a positive finite time")
     if not (math.isfinite(T) and T > 0):
         raise ValueError(f"horizon must be a positive finite time, got {horizon!r}")
     if T > workload.horizon:
         raise ValueError(f"horizon {T:g} exceeds the workload's {workload.horizon:g}")
-    w = T / 5 if warmup is None else _time(warmup, "warmup", f"a time in [0, {T:g})")
+    w = T / 5 if warmup is None else real_float(warmup, "warmup", f"a time in [0, {T:g})")
     if not (math.isfinite(w) and 0 <= w < T):
         raise ValueError(f"warmup must lie in [0, horizon) = [0, {T:g}), got {warmup!r}")
     if isinstance(samples, bool | np.bool_) or not isinstance(samples, int | np.integer) \

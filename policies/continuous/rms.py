@@ -31,13 +31,13 @@ break u3 < 1/2).
 from __future__ import annotations
 
 import math
-import numbers
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from policies.continuous.formulas import F_LOG, F_LOG_POWER, rms_weight
 from policies.continuous.policy import ContinuousPolicy
+from theory.numbers import real_float
 
 if TYPE_CHECKING:
     from policies.continuous.state import ContinuousState
@@ -123,20 +123,11 @@ def _copies(size: np.ndarray, tol: np.ndarray) -> int:
     return k
 
 
-def _number(x: object, name: str, allowed: str) -> float:
-    if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be {allowed}, got {x!r}")
-    try:
-        return float(x)
-    except (OverflowError, ValueError):
-        raise ValueError(f"{name} must be {allowed}, got {x!r}") from None
-
-
 def _real(x: object, name: str, low: float, high: float = math.inf, *,
           open_low: bool = True, open_high: bool = False) -> float:
     lo_b, hi_b = "(" if open_low else "[", ")" if open_high else "]"
     allowed = f"a number in {lo_b}{low:g}, {high:g}{hi_b}"
-    v = _number(x, name, allowed)
+    v = real_float(x, name, allowed)
     ok = math.isfinite(v) and (v > low if open_low else v >= low) and (
         v < high if open_high else v <= high)
     if not ok:
