@@ -92,7 +92,7 @@ from capacity.programs import (
     ProgramError,
     ProgramResult,
     check_program_memory,
-    solve,
+    solve_before,
 )
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.job_sets import JobSet, Machines
@@ -645,16 +645,11 @@ def completion_optimum(jobs: JobSet, machines: Machines, *,
     if clock.expired():
         return _unsolved(jobs, plan, program, closed, integral, clock,
                          "the time limit passed while building the program")
-    try:
-        res = solve(program, method=method, time_limit=clock.remaining())
-    except ProgramError as e:
-        if "nfeasible" in str(e):
-            raise ProgramError(f"{e}: the horizon of {plan.H} is too short to pack these "
-                               f"jobs", e.status) from None
-        if "limit" in str(e).lower() or clock.expired():
-            return _unsolved(jobs, plan, program, closed, integral, clock,
-                             "the solver found no schedule within the time limit")
-        raise
+    res = solve_before(program, clock, method=method, infeasible=f"the horizon of "
+                       f"{plan.H} is too short to pack these jobs")
+    if res is None:
+        return _unsolved(jobs, plan, program, closed, integral, clock,
+                         "the solver found no schedule within the time limit")
     start, machine = _decode(res, plan)
     try:
         check_schedule(jobs, machines, start, machine, horizon=plan.H)

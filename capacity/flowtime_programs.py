@@ -31,10 +31,9 @@ from capacity.programs import (
     Deadline,
     LinearProgram,
     ProgramBuilder,
-    ProgramError,
     ProgramResult,
     check_program_memory,
-    solve,
+    solve_before,
 )
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.fractional_flowtime import (
@@ -480,14 +479,9 @@ def _optimum(what: str, jobs: JobSet, machines: Machines, k: float, memory: bool
         if clock.expired():
             stopped = "the time limit passed while building the program"
     if stopped is None:
-        try:
-            res = solve(program, method=method, time_limit=clock.remaining())
-        except ProgramError as e:
-            if "nfeasible" in str(e):
-                raise ProgramError(f"{e}: the horizon of {H} slots is too short for these "
-                                   f"jobs", e.status) from None
-            if "limit" not in str(e).lower() and not clock.expired():
-                raise
+        res = solve_before(program, clock, method=method, infeasible=f"the horizon of {H} "
+                           f"slots is too short for these jobs")
+        if res is None:
             stopped = "the solver found no schedule within the time limit"
     lower, source = closed, "solver"
     if res is not None:

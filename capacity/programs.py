@@ -101,7 +101,8 @@ class ProgramError(RuntimeError):
 
 class Deadline:
     """The clock of one call with a ``time_limit`` (seconds, or None for none): building
-    checks :meth:`expired` between steps, the solver gets :meth:`remaining`."""
+    checks :meth:`expired` between steps, the solver gets :meth:`remaining`. An
+    enclosing :func:`capacity.time_limit` block counts too (the earlier end wins)."""
 
     def __init__(self, time_limit: float | None):
         if time_limit is not None and (isinstance(time_limit, bool) or not isinstance(
@@ -117,7 +118,11 @@ class Deadline:
 
     def remaining(self) -> float | None:
         """Seconds left (None: no limit)."""
-        return None if self.limit is None else self.limit - self.elapsed()
+        from capacity.deadline import remaining
+
+        own = None if self.limit is None else self.limit - self.elapsed()
+        outer = remaining()
+        return outer if own is None else own if outer is None else min(own, outer)
 
     def expired(self) -> bool:
         left = self.remaining()
@@ -133,6 +138,21 @@ class Deadline:
         return (f"the program was not built: its {int(nonzeros):,} nonzeros would take "
                 f"about {need:.3g} s to build and load, and the time limit leaves "
                 f"{max(left, 0.0):.3g} s")
+
+
+def solve_before(program: LinearProgram, clock: Deadline, *, method: str,
+                 infeasible: str) -> ProgramResult | None:
+    """:func:`solve` within the time ``clock`` leaves: the result, or None when the solver
+    stopped at the limit with no schedule; an infeasible program raises
+    :class:`ProgramError` with ``infeasible`` (why, e.g. the horizon) appended."""
+    try:
+        return solve(program, method=method, time_limit=clock.remaining())
+    except ProgramError as e:
+        if "nfeasible" in str(e):
+            raise ProgramError(f"{e}: {infeasible}", e.status) from None
+        if "limit" in str(e).lower() or clock.expired():
+            return None
+        raise
 
 
 def _shape_text(a: np.ndarray) -> str:

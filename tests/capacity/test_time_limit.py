@@ -65,3 +65,14 @@ def test_an_uncertified_answer_never_says_optimal():
     fake = CapacityResult(**{**res.__dict__, "certified": False, "message": "prices fail"})
     d = fake.to_dict()
     assert d["status"] == "solved_uncertified" and d["uncertified_reason"] == "prices fail"
+
+
+def test_an_enclosing_limit_bounds_the_offline_programs_too():
+    from capacity import p1_optimum
+    from theory.job_sets import JobSet, Machines
+
+    jobs = JobSet(arrival=[0, 0, 1], processing=[2, 3, 1], demand=[[1], [2], [1]])
+    assert p1_optimum(jobs, Machines([[2]]), 1).status == "optimal"
+    with time_limit(1e-9):
+        cut = p1_optimum(jobs, Machines([[2]]), 1)
+    assert cut.status == "time_limit" and cut.lower <= cut.upper
