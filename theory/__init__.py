@@ -50,6 +50,7 @@ _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
         "pq_makespan_bound", "weighted_completion_lower_bound"),
     "numbers": ("FEASIBILITY_RTOL", "FLOAT_MAX", "FLOAT_TINY", "MAX_EXACT_INT",
         "MAX_TEXT_LENGTH", "Number", "to_number", "written", "to_numbers", "to_float_checked",
+        "real_float",
         "as_list", "all_exact", "fits", "common_denominator", "as_float", "positive_int",
         "server_count"),
     "partitions": ("Cell", "Partition", "partition_from_cuts", "universal_partition",

@@ -199,10 +199,10 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     require_resources(jobs, machines, 2, model="XLL21 (cores demand_0, memory demand_1)",
                       hint="; drop the column")
     use_mem = (policy.uses_memory and jobs.resources >= 2) if memory is None else bool(memory)
-    if memory is None and not use_mem and min(jobs.resources, machines.resources) >= 2:
+    if memory is None and not use_mem and max(jobs.resources, machines.resources) >= 2:
         # the offline optima model memory here by default: a cores-only run beside them
         # would compare two different problems
-        raise ValueError(f"{policy.name} allocates cores only, and the jobs and machines have "
+        raise ValueError(f"{policy.name} allocates cores only, and the jobs or machines have "
                          f"memory (demand_1, capacity_1) it would not read: pass "
                          f"memory=False to schedule by cores alone, or use a policy that "
                          f"models memory ({', '.join(_memory_policies())})")

@@ -99,6 +99,8 @@ def test_cores_only_policy_refuses_memory_in_the_api_too():
     r = run_schedule(make_policy("transient-svf"), jobs, Machines([[2, 4]]), k=1,
                      memory=False)
     assert r.memory is False
+    with pytest.raises(ValueError, match="memory=False"):  # memory on the jobs' side only
+        run_schedule(make_policy("ocorp"), jobs, Machines([[2]]), k=1)
 
 
 def test_total_volume_beyond_the_counters_is_refused():
