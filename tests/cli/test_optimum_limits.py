@@ -155,6 +155,55 @@ def test_every_flag_is_read_or_refused(capsys, objective, flag):
     assert d[key] == value and d["objective"] == objective
 
 
+#: budgets: a tiny one must bind and be refused naming its flag
+TINY = {"--max-variables": "1", "--max-nonzeros": "1", "--max-memory": "64"}
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+@pytest.mark.parametrize("flag", sorted(TINY))
+def test_a_read_budget_binds(capsys, objective, flag):
+    """Echoing a budget does not show it is read: a tiny one must be refused by name."""
+    from packsched.commands.optimum import USES
+
+    if dict(_optional_flags())[flag] not in USES[objective]:
+        return  # refused: test_every_flag_is_read_or_refused
+    base = XLL21_FILES if objective in ("flowtime", "fractional-flowtime") else FL24_FILES
+    refused(*run(capsys, *base, "--objective", objective, flag, TINY[flag], "--json"), flag)
+
+
+@pytest.mark.parametrize("objective", ["flowtime", "fractional-flowtime"])
+def test_k_and_memory_change_the_optimum(capsys, tmp_path, objective):
+    """Two one-slot jobs of 1 core and 3 memory on 2 cores and 4 memory: memory makes
+    one wait (P1 with the default k = 2: 1 + 2^2 = 5 against 1 + 1 pooled); k changes
+    the objective."""
+    (tmp_path / "j.csv").write_text("id,arrival,processing,weight,demand_0,demand_1\n"
+                                    "a,0,1,1,1,3\nb,0,1,1,1,3\n")
+    (tmp_path / "c.csv").write_text("id,capacity_0,capacity_1\nm,2,4\n")
+    argv = ["--jobs", str(tmp_path / "j.csv"), "--cluster", str(tmp_path / "c.csv"),
+            "--objective", objective, "--json"]
+    values = {}
+    for extra in ([], ["--no-memory"], ["--k", "3"]):
+        code, out, err = run(capsys, *argv, *extra)
+        assert code == 0, err
+        values[" ".join(extra)] = json.loads(out)["value"]
+    assert values[""] != values["--no-memory"] and values[""] != values["--k 3"], values
+    if objective == "flowtime":
+        assert (values[""], values["--no-memory"]) == (5, 2)
+
+
+def test_relax_solves_the_lp_whose_optimum_is_integral(capsys):
+    """--relax changes how P2 is solved, not its value: without memory P2's cores form a
+    transportation polytope (totally unimodular, integer data), so the LP relaxation's
+    optimum is the integer one (capacity.flowtime_programs.p2_program)."""
+    argv = [*XLL21_FILES, "--objective", "fractional-flowtime", "--no-memory", "--json"]
+    code, out, _ = run(capsys, *argv)
+    rcode, rout, rerr = run(capsys, *argv, "--relax")
+    assert code == 0 and rcode == 0, rerr
+    exact, relaxed = json.loads(out), json.loads(rout)
+    assert relaxed["relax"] is True and exact["relax"] is False
+    assert relaxed["value"] == pytest.approx(exact["value"], rel=1e-9)
+
+
 @pytest.mark.parametrize("objective", ["weighted-completion", "makespan"])
 def test_k_is_refused_for_fl24(capsys, objective):
     """The issue: FL24's optimum accepted --k and ignored it."""
