@@ -146,7 +146,7 @@ ERRATA: list[Erratum] = [
         location="XLL21 Sec. IV-A, Theorem 4, eq. (30), and its proof sketch",
         printed="Under the same setting as Theorem 3 (Gamma of eq. (27), mu = T^(k - beta), "
                 "0 <= beta < 1, T <= Gamma), Reg_T^d <= C OPT^(1-beta)/2 max_j p_j/d_j "
-                "(C is not defined).",
+                "(C is not defined where (30) stands; Sec. IV-C later writes C = sum_i C_i).",
         corrected="The sketch's two steps give Reg_T <= (C/2) mu T (T-1)/Gamma max_j p_j/d_j "
                   "<= (C/2) T^(k+1-beta) max_j p_j/d_j with C = sum_i C_i: y(t) minimises "
                   "(9) and y = 0 is feasible, so f_t(y(t)) <= sum_j lambda_j(t) y_j(t); "
