@@ -7,9 +7,7 @@ FL24's program survives extreme weights and says when its solver cannot resolve 
 import inspect
 import itertools
 import math
-import signal
 import time
-from contextlib import contextmanager
 from fractions import Fraction
 
 import numpy as np
@@ -30,30 +28,12 @@ from capacity.flowtime_programs import (
     p2_optimum,
 )
 from capacity.programs import DEFAULT_TIME_LIMIT
+from tests.wall_clock import within
 from theory.budgets import BudgetExceeded
 from theory.fractional_flowtime import fractional_weight_sum
 from theory.job_sets import JobSet, Machines
 
 ONE = Machines([[1.0]])
-
-
-class _TooLong(BaseException):
-    """Raised by :func:`within` (a BaseException: no ``except Exception`` swallows it)."""
-
-
-@contextmanager
-def within(seconds: float):
-    """Fail the test when the block runs longer than ``seconds`` (the baseline hung)."""
-    def stop(signum, frame):
-        raise _TooLong(f"still running after {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def xll21(a, p, d, m=None, w=None):

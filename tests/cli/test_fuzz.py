@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-import signal
 import subprocess
 import sys
 import time
@@ -25,27 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packsched.cli import main
+from tests.wall_clock import within
 
 #: seconds one command line may take (numba's first compile is excluded: see _warm)
 LIMIT = 30.0
-
-
-class _Timeout(BaseException):
-    """Not an Exception: ``main`` must not turn it into an error line."""
-
-
-@contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    def handler(signum: int, frame: object) -> None:
-        raise _Timeout(f"command ran longer than {seconds} s")
-
-    old = signal.signal(signal.SIGALRM, handler)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 # -- files -----------------------------------------------------------------------------
@@ -251,7 +233,7 @@ def _warm() -> None:
 def check_command_line(argv: list[str]) -> None:
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), _deadline(LIMIT):
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), within(LIMIT):
         code = main(argv)
     seconds = time.perf_counter() - t0
     out_s, err_s = out.getvalue(), err.getvalue()
