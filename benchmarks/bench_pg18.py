@@ -19,7 +19,7 @@ Sections:
 
 ``large``
     1,000 servers and 1,000,000 arrivals (quick: 100,000) with the compiled engine
-    (``policies.continuous.compiled.simulate_compiled``; if it cannot be imported, the
+    (``simulate_continuous(..., engine="compiled")``; if it cannot be imported, the
     plain-Python ``policies.simulate_continuous`` with a note). Wall seconds of the
     whole call (the engine's own ``seconds`` too), events (arrivals, departures of real
     and dummy jobs, clock ticks) per second. Target: <= 10 s.
@@ -149,12 +149,21 @@ def jsonable(o: Any) -> Any:
 
 
 def compiled_engine() -> tuple[Callable[..., Any] | None, str]:
-    """``simulate_compiled`` if it can be imported, else (None, why)."""
+    """The compiled engine (``simulate_continuous(..., engine="compiled")``; older
+    commits: ``policies.continuous.compiled.simulate_compiled``), else (None, why)."""
     try:
-        from policies.continuous.compiled import simulate_compiled
+        from policies.continuous.compiled import simulate_compiled  # commits before 40
+        return simulate_compiled, "policies.continuous.compiled.simulate_compiled"
+    except ImportError:
+        pass
+    try:
+        from policies.continuous.engine import simulate_continuous
     except ImportError as e:
-        return None, f"policies.continuous.compiled not importable ({e})"
-    return simulate_compiled, "policies.continuous.compiled.simulate_compiled"
+        return None, f"policies.continuous.engine not importable ({e})"
+
+    def compiled(*args: Any, **kw: Any) -> Any:
+        return simulate_continuous(*args, engine="compiled", **kw)
+    return compiled, "policies.continuous.simulate_continuous(engine='compiled')"
 
 
 def ec2_instance(servers: int, arrivals: int, seed: int = WORKLOAD_SEED) -> dict[str, Any]:

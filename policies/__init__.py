@@ -40,7 +40,6 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         poisson_type_workload,
         rates_for_intensity,
     )
-    from policies.metrics import SimulationResult
     from policies.nonpreemptive import (
         MRIS,
         BFExec,
@@ -72,6 +71,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         SlottedPolicy,
         simulate,
     )
+    from policies.slotted.result import SimulationResult
     from policies.stability import StabilityVerdict, judge_stability
     from policies.step_series import StepSeries
     from policies.sweep import sweep
@@ -98,7 +98,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "policies.invariants": ("InvariantReport", "check_continuous_run", "check_slotted_run"),
     "policies.job_types": ("JobTypes", "ServiceTime", "mean_maximal_point",
         "poisson_type_workload", "rates_for_intensity"),
-    "policies.metrics": ("SimulationResult",),
+    "policies.slotted.result": ("SimulationResult",),
     "policies.nonpreemptive": ("MRIS", "BFExec", "CollectAllPQ", "NonPreemptivePolicy",
         "NonPreemptiveResult", "PriorityQueue", "Tetris", "run_nonpreemptive"),
     "policies.registry": ("POLICIES", "available_policies", "make_policy", "policies_of",

@@ -24,16 +24,21 @@ import numpy as np
 from numba import njit
 
 from policies.continuous import formulas
+from policies.continuous.codes import (
+    KIND_RMS,
+    OK,
+    ORDER_ARRIVAL,
+    ORDER_TYPE,
+    OUT_OF_SLOTS,
+    ROUTE_CENTRAL,
+    ROUTE_JSQ,
+    ROUTE_PO2,
+    SAMPLE_RANDOM_FIT,
+    SAMPLE_UNIFORM,
+    TOO_MANY_DUMMIES,
+)
 
-__all__ = ["run_kernel", "KIND_RMS", "KIND_BESTFIT"]
-
-KIND_RMS, KIND_BESTFIT = 0, 1
-SAMPLE_UNIFORM, SAMPLE_RANDOM_FIT, SAMPLE_BEST_FIT = 0, 1, 2
-ROUTE_CENTRAL, ROUTE_JSQ, ROUTE_PO2 = 0, 1, 2
-ORDER_TYPE, ORDER_ARRIVAL, ORDER_LARGEST = 0, 1, 2
-#: kernel status codes: finished; more jobs in service than ``slots``; more dummy
-#: placements than ``max_dummies`` (the run stops before the one that passes)
-OK, OUT_OF_SLOTS, TOO_MANY_DUMMIES = 0, 1, 2
+__all__ = ["run_kernel"]
 
 # Integer counters start as int64 values, not Python constants: numba compiles a helper
 # once more for every literal argument (``_release(..., 0, ...)`` then with an int64).

@@ -25,11 +25,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from policies.continuous import codes
 from policies.continuous.formulas import demand_fraction
-from policies.continuous.policy import ContinuousPolicy
+from policies.continuous.policy import HOOKS, ContinuousKernelSpec, ContinuousPolicy
+from policies.policy import overrides
 
 if TYPE_CHECKING:
+    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
+    from policies.job_types import JobTypes
 
 __all__ = ["BestFit", "fill_server"]
 
@@ -69,6 +73,13 @@ class BestFit(ContinuousPolicy):
 
     def parameters(self) -> dict[str, str]:
         return {"order": self.order}
+
+    def compiled_spec(self, types: JobTypes, cluster: Cluster) -> ContinuousKernelSpec | None:
+        """The kernel's Best-Fit (None for a subclass that redefines a hook)."""
+        if overrides(self, BestFit, HOOKS):
+            return None
+        return ContinuousKernelSpec(codes.KIND_BESTFIT, np.zeros(types.J),
+                                    order=codes.ORDER_CODES[self.order])
 
     def on_arrival(self, state: ContinuousState, job: int, j: int, row: int) -> None:
         if state.Q[0, j] > 1:  # earlier type-j jobs wait: they fit nowhere, nor does this

@@ -18,15 +18,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from policies.cluster import Cluster
-from policies.continuous import footprint
-from policies.continuous.policy import ContinuousPolicy
+from policies.continuous import codes, footprint
+from policies.continuous.policy import ContinuousKernelSpec, ContinuousPolicy
 from policies.continuous.result import ContinuousResult
 from policies.continuous.state import ContinuousState
 from policies.invariants import check_continuous_run
 from policies.job_types import JobTypes
+from policies.policy import require_family
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET, check_budget
-from theory.numbers import real_float
+from theory.numbers import FEASIBILITY_RTOL, real_float
 from theory.progress import Progress
 
 __all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
@@ -109,9 +110,9 @@ def plan_run(policy: object, workload: object, cluster: object, types: object,
     """Every argument of :func:`simulate_continuous` checked, and the run's memory
     (jobs, samples, queues, servers) refused above ``memory_budget`` before anything is
     allocated."""
-    if not isinstance(policy, ContinuousPolicy):
-        raise TypeError(f"policy must be a policies.continuous.ContinuousPolicy (e.g. "
-                        f"policies.make_policy('rms')), got {type(policy).__name__}")
+    require_family(policy, "pg18-continuous", "policies.make_policy('rms') or a "
+                   "policies.ContinuousPolicy subclass")
+    assert isinstance(policy, ContinuousPolicy)
     if not isinstance(workload, Workload):
         raise TypeError("workload must be a policies.Workload (policies.poisson_type_workload)")
     if not isinstance(types, JobTypes):
@@ -174,10 +175,11 @@ def simulate_continuous(
     ``samples`` times at equal spacing; time averages and the stability verdict use
     [``warmup``, ``horizon``] (default warm-up: a fifth of the horizon). With
     ``check`` the invariants are re-checked from the record. ``engine``: ``"auto"``
-    runs RMS and Best-Fit on the compiled engine
-    (:func:`policies.continuous.compiled.simulate_compiled`, the same trajectory) and
-    everything else here; ``"python"`` always here; ``"compiled"`` refuses a policy the
-    compiled engine cannot run.
+    runs a policy whose ``compiled_spec`` describes it (the built-in RMS and Best-Fit,
+    not a subclass that redefines a hook) on the numba kernel
+    (:mod:`policies.continuous._kernel`, the same trajectory) and everything else in
+    plain Python; ``"python"`` always in Python; ``"compiled"`` refuses a policy
+    without a compiled path.
 
     Budgets (:class:`theory.budgets.BudgetExceeded`, before the run starts):
     ``max_ticks`` (default :data:`MAX_TICKS`) bounds the expected clock ticks, rate x
@@ -188,15 +190,15 @@ def simulate_continuous(
     """
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
-    if engine != "python":
-        from policies.continuous.compiled import simulate_compiled, supports_compiled
-
-        if engine == "compiled" or supports_compiled(policy):
-            return simulate_compiled(policy, workload, cluster, types, horizon=horizon,
-                                     warmup=warmup, seed=seed, samples=samples, check=check,
-                                     max_ticks=max_ticks, memory_budget=memory_budget)
     plan = plan_run(policy, workload, cluster, types, horizon, warmup, samples, check,
                     max_ticks, memory_budget)
+    spec = None if engine == "python" else policy.compiled_spec(types, cluster)
+    if spec is not None:
+        return _run_compiled(policy, spec, workload, cluster, types, plan, seed)
+    if engine == "compiled":
+        raise ValueError(f"the compiled engine runs the built-in RMS and Best-Fit policies "
+                         f"only (those with a compiled_spec), not {policy.name}: use the "
+                         f"engine 'python' (or 'auto', which picks it)")
     T, w0, samples = plan.horizon, plan.warmup, plan.samples
     t0 = time.perf_counter()
     n = plan.jobs
@@ -270,6 +272,99 @@ def simulate_continuous(
         finish=st.finish, ticks=st.ticks, dummy_placements=st.dummy_placements,
         dummy_log=dummy_log, events=events, served=st.served, started=t0, check=plan.check,
         engine="python")
+
+
+def _run_compiled(policy: ContinuousPolicy, spec: ContinuousKernelSpec, workload: Workload,
+                  cluster: Cluster, types: JobTypes, plan: RunPlan,
+                  seed: int | np.random.Generator | None) -> ContinuousResult:
+    """The run on the numba kernel (:mod:`policies.continuous._kernel`): the Python
+    loop's trajectory, with ``spec`` in place of the policy's hooks."""
+    from policies.continuous import _kernel as K  # numba: imported when a run needs it
+
+    T, w0, samples = plan.horizon, plan.warmup, plan.samples
+    t0 = time.perf_counter()
+    n = plan.jobs
+    arrival = np.ascontiguousarray(workload.arrival[:n], dtype=np.float64)
+    jt = np.ascontiguousarray(workload.job_type[:n], dtype=np.int64)  # type: ignore[index]
+    service = np.ascontiguousarray(workload.service[:n], dtype=np.float64)
+    rng = scheduling_rng(seed)
+    # the policy binds to an empty state, exactly as in the Python engine
+    empty = ContinuousState(types, cluster, jt[:0], service[:0], arrival[:0],
+                            distributed=policy.distributed, rng=rng)
+    policy.bind(empty)
+    rate = clock_rate_checked(policy, empty, T, plan.max_ticks)
+    full, slots = _slots(types, cluster, n, rate * T)
+    used = plan.static_bytes + footprint.SLOT_BYTES * slots
+    footprint.check_memory(used, plan.memory_budget, what=plan.what(policy, cluster)
+                           + f" with {slots:,} records of jobs in service")
+    code, mean, par = types.law_arrays()
+    fixed = spec.fixed_weights
+    args = (spec.kind, np.asarray(spec.cum_rates, dtype=np.float64), rate, spec.f_code,
+            spec.b, spec.floor,
+            np.asarray(np.zeros(types.J) if fixed is None else fixed, np.float64),
+            fixed is not None, spec.sampling, spec.adaptive, spec.replace_dummies,
+            spec.routing, spec.order)
+    capacity = np.ascontiguousarray(cluster.capacity, dtype=np.float64)
+    before = rng.bit_generator.state
+    while True:
+        most_dummies = footprint.dummy_allowance(plan.memory_budget, used, types.resources)
+        (status, start, server, finish, q_samples, acc_q, acc_dummy, acc_busy, ticks,
+         dummy_placements, served, events, dlog, open_log, open_seq) = K.run_kernel(*(
+            np.ascontiguousarray(types.sizes, dtype=np.float64), capacity,
+            capacity * (1.0 + FEASIBILITY_RTOL), arrival, jt, service, code, mean, par,
+            float(T), float(w0), int(samples), int(plan.rows), *_typed(args), int(slots),
+            int(most_dummies), rng))
+        if status != codes.OUT_OF_SLOTS or slots >= full:
+            break
+        # more ticks than their high quantile: run again, from the same random state,
+        # with room for any run
+        slots = full
+        used = plan.static_bytes + footprint.SLOT_BYTES * slots
+        footprint.check_memory(used, plan.memory_budget, what=plan.what(policy, cluster)
+                               + f" with {slots:,} records of jobs in service")
+        rng.bit_generator.state = before
+    if status == codes.TOO_MANY_DUMMIES:
+        raise footprint.dummy_budget_error(policy.name, T, most_dummies, used,
+                                           plan.memory_budget, types.resources)
+    if status == codes.OUT_OF_SLOTS:
+        raise RuntimeError("compiled engine: more jobs in service than the servers can "
+                           "hold (an internal error; run with engine='python')")
+    open_log = open_log[np.argsort(open_seq, kind="stable")]  # placement order
+    return build_result(
+        policy, workload, cluster, types, seed=seed, horizon=T, warmup=w0, samples=samples,
+        queue_by_type=q_samples, acc_q=acc_q, acc_dummy=acc_dummy, acc_busy=acc_busy,
+        arrival=arrival, job_type=jt, start=start, server=server, finish=finish,
+        ticks=ticks, dummy_placements=dummy_placements,
+        dummy_log=np.vstack([dlog, open_log]), events=events, served=served, started=t0,
+        check=plan.check, engine="compiled")
+
+
+def _slots(types: JobTypes, cluster: Cluster, jobs: int, ticks: float) -> tuple[int, int]:
+    """Room for the jobs in service: (enough for any run, enough for this run but for
+    a tick count beyond a high quantile). Any run: per server, an upper bound of the
+    jobs that fit it, sum_j k_j <= R (1 + rtol) / min_j sum_r s_jr / c_r (a job uses at
+    least that share of the server's R resources summed), plus one. This run: every job
+    in service is a real job or a dummy placed at a tick (a departure or an arrival
+    replaces one job by another), so at most ``jobs`` plus the ticks, with the ticks
+    taken as mean + 6 standard deviations + 10 of their Poisson count ``ticks``."""
+    from policies.footprint import expected_jobs_bound
+
+    caps, counts = np.unique(cluster.capacity, axis=0, return_counts=True)
+    share = (types.sizes[None, :, :] / caps[:, None, :]).sum(axis=2).min(axis=1)
+    per_class = np.floor(cluster.resources * (1.0 + FEASIBILITY_RTOL) / share) + 1.0
+    full = float(per_class @ counts) + cluster.servers + 1
+    run = jobs + expected_jobs_bound(ticks, 1.0) + cluster.servers + 1
+    return int(min(full, 2.0**62)), int(min(full, run, 2.0**62))
+
+
+#: the Python type of each policy argument of the kernel (kind, cum_rates, total_rate,
+#: f_code, b, floor, fixed_weights, has_fixed, sampling, adaptive, replace_dummies,
+#: routing, bf_order): one compiled specialisation whatever types the policy holds
+_ARG_TYPES = (int, None, float, int, float, float, None, bool, int, bool, bool, int, int)
+
+
+def _typed(args: tuple) -> tuple:
+    return tuple(a if t is None else t(a) for t, a in zip(_ARG_TYPES, args, strict=True))
 
 
 def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,

@@ -10,19 +10,49 @@ clock (a Poisson process of rate :meth:`ContinuousPolicy.clock_rate`, PG18 Algor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+import numpy as np
+
+from policies.policy import Policy
 
 if TYPE_CHECKING:
+    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
+    from policies.job_types import JobTypes
 
-__all__ = ["ContinuousPolicy"]
+__all__ = ["ContinuousPolicy", "ContinuousKernelSpec", "HOOKS"]
+
+#: the hooks the engine calls: a built-in's subclass that redefines one runs in Python
+HOOKS = ("bind", "clock_rate", "route", "on_arrival", "on_tick", "on_departure")
 
 
-class ContinuousPolicy:
+@dataclass(frozen=True, eq=False)
+class ContinuousKernelSpec:
+    """A policy as the compiled kernel runs it (:mod:`policies.continuous.codes`):
+    ``kind`` (RMS or Best-Fit); RMS's cumulative clock rates, weight function
+    (``f_code``, ``b``, ``floor`` = epsilon / (8 M), PG18 eq. (4)), fixed weights,
+    server sampling, adaptive clocks, dummy replacement and routing; Best-Fit's queue
+    order. The clock's total rate is the engine's (``clock_rate``)."""
+
+    kind: int
+    cum_rates: np.ndarray
+    f_code: int = 0
+    b: float = 0.0
+    floor: float = 0.0
+    fixed_weights: np.ndarray | None = None
+    sampling: int = 0
+    adaptive: bool = False
+    replace_dummies: bool = False
+    routing: int = 0
+    order: int = 0
+
+
+class ContinuousPolicy(Policy):
     """Base class: central queues, no clock, nothing done at any event."""
 
-    #: registry name (lower-case, hyphenated, DESIGN.md)
-    name: str = "custom"
+    family: ClassVar[str] = "pg18-continuous"
     #: one queue per type at every server (PG18 Sec. II (ii)) instead of central queues
     distributed: bool = False
 
@@ -47,6 +77,7 @@ class ContinuousPolicy:
                      row: int) -> None:
         """After a type-``j`` job (``job`` = -1 for a dummy) left ``server``."""
 
-    def parameters(self) -> dict[str, Any]:
-        """The policy's parameters, for the result's record."""
-        return {}
+    def compiled_spec(self, types: JobTypes, cluster: Cluster) -> ContinuousKernelSpec | None:
+        """The compiled kernel's description of this policy for ``types`` on ``cluster``
+        (asked before :meth:`bind`), or None: the Python engine runs it."""
+        return None

@@ -35,12 +35,16 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from policies.continuous import codes
 from policies.continuous.formulas import F_LOG, F_LOG_POWER, rms_weight
-from policies.continuous.policy import ContinuousPolicy
+from policies.continuous.policy import HOOKS, ContinuousKernelSpec, ContinuousPolicy
+from policies.policy import overrides
 from theory.numbers import real_float
 
 if TYPE_CHECKING:
+    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
+    from policies.job_types import JobTypes
 
 __all__ = ["RMS", "max_jobs_per_server", "weight_function"]
 
@@ -228,21 +232,38 @@ class RMS(ContinuousPolicy):
 
     # -- set-up -----------------------------------------------------------------------
 
-    def bind(self, state: ContinuousState) -> None:
+    def _rates(self, J: int, L: int) -> np.ndarray:
+        """r_j x clock_scale per type, on L servers (default r_j = L)."""
         from policies.job_types import _per_type
 
-        J, L = state.J, state.L
         r = float(L) if self.clock_rates is None else self.clock_rates
         try:
             rates = _per_type(r, J, "clock_rates")
         except ValueError as e:
             raise ValueError(f"{e} (a clock of rate 0 never samples a server)") from None
         with np.errstate(over="ignore"):
-            self.rates = rates * self.clock_scale
-            self.total_rate = float(self.rates.sum())
-        if not math.isfinite(self.total_rate):
+            rates = rates * self.clock_scale
+            total = float(rates.sum())
+        if not math.isfinite(total):
             raise ValueError(f"clock_rates x clock_scale overflow the float range "
                              f"(clock_scale {self.clock_scale:g})")
+        return rates
+
+    def compiled_spec(self, types: JobTypes, cluster: Cluster) -> ContinuousKernelSpec | None:
+        """The kernel's RMS (None for a subclass that redefines a hook)."""
+        if overrides(self, RMS, (*HOOKS, "weights", "_tick_type")):
+            return None
+        M = max_jobs_per_server(types.sizes, cluster.capacity)
+        return ContinuousKernelSpec(
+            codes.KIND_RMS, np.cumsum(self._rates(types.J, cluster.servers)), self.f_code,
+            self.b, self.epsilon / (8.0 * M), self.fixed_weights,
+            codes.SAMPLING_CODES[self.sampling], self.adaptive, self.replace_dummies,
+            codes.ROUTING_CODES[self.routing])
+
+    def bind(self, state: ContinuousState) -> None:
+        J = state.J
+        self.rates = self._rates(J, state.L)
+        self.total_rate = float(self.rates.sum())
         self._cum = np.cumsum(self.rates)
         if self.fixed_weights is not None and self.fixed_weights.shape != (J,):
             raise ValueError(f"weights must give one entry per type ({J}), got "

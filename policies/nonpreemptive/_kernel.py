@@ -25,8 +25,9 @@ import numpy as np
 from numba import njit
 
 from policies.nonpreemptive._timeline import add, successor, value_at, window_max
+from policies.nonpreemptive.codes import BF_EXEC, TETRIS
 
-__all__ = ["online_loop", "list_schedule_kernel", "PQ", "TETRIS", "BF_EXEC"]
+__all__ = ["online_loop", "list_schedule_kernel"]
 
 
 @njit(cache=True)
@@ -74,8 +75,6 @@ def _fits(usage, demand, cap_tol, i, j):
             return False
     return True
 
-
-PQ, TETRIS, BF_EXEC = 0, 1, 2
 
 # Integer arguments as int64 values, not Python constants: numba compiles a helper once
 # more for every literal argument (``f(i, 0)`` and ``f(i, pos)`` are two specialisations).

@@ -37,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
-from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
+from policies.nonpreemptive.policy import NonPreemptivePolicy
 from policies.nonpreemptive.priority import SORTS, ordered, sort_key
+from policies.nonpreemptive.state import ScheduleState
 from theory.budgets import BudgetExceeded
 
 __all__ = ["MRIS", "KNAPSACKS", "CAPACITY_RULES"]

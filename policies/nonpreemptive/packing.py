@@ -35,8 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
+from policies.nonpreemptive import codes
+from policies.nonpreemptive.policy import HOOKS, NonPreemptivePolicy, OnlineSpec
 from policies.nonpreemptive.priority import ordered
+from policies.nonpreemptive.state import ScheduleState
+from policies.policy import overrides
 
 __all__ = ["Tetris", "BFExec"]
 
@@ -53,6 +56,22 @@ class Tetris(NonPreemptivePolicy):
 
     def parameters(self) -> dict[str, Any]:
         return {"eps": self.eps}
+
+    def compiled_spec(self, state: ScheduleState) -> OnlineSpec | None:
+        """The numba loop's TETRIS: jobs grouped by demand vector, by volume within a
+        group, ties in release order (the loop scores one candidate per group)."""
+        if overrides(self, Tetris, HOOKS):
+            return None
+        n = state.N
+        index = np.arange(n)
+        release = np.lexsort((index, state.arrival))
+        _, group, counts = np.unique(state.demand, axis=0, return_inverse=True,
+                                     return_counts=True)
+        release_pos = np.empty(n, dtype=np.int64)
+        release_pos[release] = index
+        return OnlineSpec.from_order(
+            codes.TETRIS, np.lexsort((release_pos, state.volume, group.ravel())),
+            np.repeat(np.cumsum(counts), counts).astype(np.int64), self.eps)
 
     def decide(self, state: ScheduleState) -> None:
         if not state.queue:
@@ -81,6 +100,14 @@ class BFExec(NonPreemptivePolicy):
     """BF-EXEC (see the module docstring)."""
 
     name = "bf-exec"
+
+    def compiled_spec(self, state: ScheduleState) -> OnlineSpec | None:
+        """The numba loop's BF-EXEC: the queue by processing time, ties to the lower
+        index."""
+        if overrides(self, BFExec, HOOKS):
+            return None
+        return OnlineSpec.from_order(codes.BF_EXEC,
+                                     np.lexsort((np.arange(state.N), state.processing)))
 
     def decide(self, state: ScheduleState) -> None:
         for j in state.arrived_now:

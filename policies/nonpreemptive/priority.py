@@ -14,7 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from policies.nonpreemptive.engine import NonPreemptivePolicy, ScheduleState
+from policies.nonpreemptive import codes
+from policies.nonpreemptive.policy import HOOKS, NonPreemptivePolicy, OnlineSpec
+from policies.nonpreemptive.state import ScheduleState
+from policies.policy import overrides
 
 __all__ = ["SORTS", "sort_key", "PriorityQueue", "CollectAllPQ"]
 
@@ -51,6 +54,13 @@ class PriorityQueue(NonPreemptivePolicy):
 
     def reset(self, state: ScheduleState) -> None:
         self._key = sort_key(state, self.sort)
+
+    def compiled_spec(self, state: ScheduleState) -> OnlineSpec | None:
+        """The numba loop's PQ: jobs ranked by the sort key, ties to the lower index."""
+        if overrides(self, PriorityQueue, HOOKS):
+            return None
+        key = sort_key(state, self.sort)
+        return OnlineSpec.from_order(codes.PQ, np.lexsort((np.arange(state.N), key)))
 
     def decide(self, state: ScheduleState) -> None:
         if state.queue and (state.freed_now or state.arrived_now):

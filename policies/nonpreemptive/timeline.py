@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from policies.nonpreemptive import _timeline as T
-from policies.nonpreemptive.engine import ScheduleState
+from policies.nonpreemptive.state import ScheduleState
 from theory.job_sets import JobSet, Machines
 from theory.numbers import FEASIBILITY_RTOL
 

@@ -15,18 +15,20 @@ A policy is a :class:`PreemptivePolicy`: ``reset(jobs, machines)`` once, then
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
+from policies.policy import require_family
+from policies.preemptive.policy import Allocation, PreemptivePolicy
 from policies.preemptive.result import ScheduleResult
+from policies.preemptive.state import SlotView
 from theory.budgets import MEMORY_BUDGET, check_budget
-from theory.fractional_flowtime import check_k, fractional_weight
+from theory.fractional_flowtime import check_k
 from theory.job_sets import JobSet, Machines, check_fits, require_integers, require_resources
 from theory.progress import Progress
 
-__all__ = ["SlotView", "Allocation", "PreemptivePolicy", "run_schedule", "slot_bound",
-           "RECORD_BYTES", "MAX_SLOTS", "busy_slots_lower_bound"]
+__all__ = ["run_schedule", "slot_bound", "RECORD_BYTES", "MAX_SLOTS",
+           "busy_slots_lower_bound"]
 
 #: bytes per recorded (job, machine, slot) allocation
 RECORD_BYTES = 24
@@ -38,56 +40,6 @@ PAIR_BYTES = 48
 MAX_SLOTS = 10_000_000
 #: the largest volume p_j d_j the engine's int64 counters hold with room for sums
 MAX_VOLUME = 2**62
-
-
-@dataclass(frozen=True)
-class SlotView:
-    """What a policy sees in slot ``t``: the present jobs (``index`` into the job set)
-    with their parameters and remaining processing time p_j(t) (volume left / d_j), the
-    machines, and the cores each present job held on each machine in slot t - 1."""
-
-    t: int
-    index: np.ndarray  # (n,) job indices, increasing
-    arrival: np.ndarray  # (n,)
-    processing: np.ndarray  # (n,) p_j
-    cores: np.ndarray  # (n,) d_j
-    memory: np.ndarray  # (n,) m_j (zeros when memory is not modelled)
-    remaining: np.ndarray  # (n,) p_j(t) = remaining volume / d_j
-    remaining_volume: np.ndarray  # (n,) integer core-slots left
-    machine_cores: np.ndarray  # (M,) C_i
-    machine_memory: np.ndarray  # (M,) M_i (inf when memory is not modelled)
-    previous: np.ndarray  # (n, M) cores held in slot t - 1
-    k: float
-
-    @property
-    def n(self) -> int:
-        return len(self.index)
-
-    def weights(self) -> np.ndarray:
-        """Eq. (5) weights (t - a_j)^k/p_j + p_j^(k-1) of the present jobs at slot t."""
-        return fractional_weight(self.t, self.arrival, self.processing, self.k)
-
-
-@dataclass(frozen=True)
-class Allocation:
-    """Integer cores (n, M) and, when memory is modelled, the memory indicator (n, M)
-    (default: memory held wherever cores are given)."""
-
-    cores: np.ndarray
-    memory: np.ndarray | None = None
-
-
-class PreemptivePolicy:
-    """Base class of XLL21-family policies."""
-
-    name = "policy"
-    uses_memory = False
-
-    def reset(self, jobs: JobSet, machines: Machines) -> None:
-        """Called once before slot 1."""
-
-    def allocate(self, view: SlotView) -> Allocation:
-        raise NotImplementedError
 
 
 def slot_bound(jobs: JobSet, machines: Machines) -> int:
@@ -126,10 +78,15 @@ def _check_arguments(memory: object, max_slots: object, memory_budget: object) -
 
 
 def _memory_policies() -> list[str]:
-    from policies.registry import POLICIES
-
-    return [n for n, p in POLICIES.items() if p.family == "xll21-preemptive"
-            and n != "ocorp-mapreduce" and p.factory().uses_memory]
+    """The names of the XLL21 policies defined so far that model memory."""
+    found: list[str] = []
+    todo = [PreemptivePolicy]
+    while todo:
+        cls = todo.pop(0)
+        todo += cls.__subclasses__()
+        if cls.uses_memory and cls.name not in found:
+            found.append(cls.name)
+    return found
 
 
 def _check_size(jobs: JobSet, machines: Machines, max_slots: int | None,
@@ -189,8 +146,9 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     skipped, not stepped through. A run that reaches ``max_slots`` returns with
     ``status == "stopped"`` and its unfinished jobs without completion.
     """
-    if not isinstance(policy, PreemptivePolicy):
-        raise TypeError(f"policy must be a PreemptivePolicy, got {type(policy).__name__}")
+    require_family(policy, "xll21-preemptive", "policies.make_policy('ocorp') or a "
+                   "policies.preemptive.PreemptivePolicy subclass")
+    assert isinstance(policy, PreemptivePolicy)
     if not isinstance(jobs, JobSet) or not isinstance(machines, Machines):
         raise TypeError("jobs must be a theory.JobSet and machines a theory.Machines")
     kf = check_k(k)

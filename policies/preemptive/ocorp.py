@@ -23,8 +23,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from policies.preemptive.engine import Allocation, PreemptivePolicy, SlotView
 from policies.preemptive.placement import fill_in_order, place
+from policies.preemptive.policy import Allocation, PreemptivePolicy
+from policies.preemptive.state import SlotView
 from theory.fractional_flowtime import dual_step, gamma_horizon, long_term_target
 from theory.job_sets import JobSet, Machines
 from theory.mapreduce import MapReduceJobs

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from policies.preemptive.engine import Allocation, PreemptivePolicy, SlotView
 from policies.preemptive.placement import fill_in_order, place, place_with_memory
+from policies.preemptive.policy import Allocation, PreemptivePolicy
+from policies.preemptive.state import SlotView
 from theory.slot_allocation import lemma2_rates
 
 __all__ = ["PriorityPolicy", "SRPT", "SRVF", "SVF", "SRF", "Fair", "TransientSVF"]

@@ -27,7 +27,7 @@ class BFJ(BuiltinPolicy):
 
     name = "bf-j"
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         return single_types(K.BFJ, sizes.shape[0], track_jobs=True)
 
 
@@ -37,7 +37,7 @@ class BFS(BuiltinPolicy):
 
     name = "bf-s"
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         return single_types(K.BFS, sizes.shape[0])
 
 
@@ -47,5 +47,5 @@ class BFJS(BuiltinPolicy):
 
     name = "bf-js"
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         return single_types(K.BFJS, sizes.shape[0])

@@ -1,6 +1,6 @@
 """Policy codes of the compiled PG21 kernel (:mod:`policies.slotted._kernel`).
 
-Kept apart from the kernel so that describing a policy (``kernel_spec``) or listing the
+Kept apart from the kernel so that describing a policy (``compiled_spec``) or listing the
 registry does not import numba.
 """
 

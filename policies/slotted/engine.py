@@ -6,7 +6,7 @@ plain-Python loop below. Both follow the same slot: (1) arrivals of slot t join 
 queue; (2) the policy schedules; (3) the queue is recorded; (4) jobs in their last
 service slot leave, in increasing job id, and a server left empty gets load 0.
 A job fits a server iff ``size <= capacity - load + eps``, ``eps = FEASIBILITY_RTOL *
-max(capacity)``. Both produce a :class:`~policies.metrics.SimulationResult` whose
+max(capacity)``. Both produce a :class:`~policies.slotted.result.SimulationResult` whose
 invariants are checked from the schedule.
 """
 
@@ -14,21 +14,22 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterator
 
 import numpy as np
 
 from policies.cluster import Cluster
 from policies.footprint import check_run_memory
 from policies.invariants import check_slotted_run
-from policies.metrics import SimulationResult
+from policies.policy import require_family
 from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
+from policies.slotted.result import SimulationResult
+from policies.slotted.state import SlotState
 from policies.step_series import StepSeries
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
 from theory.numbers import FEASIBILITY_RTOL
 
-__all__ = ["simulate", "SlotState"]
+__all__ = ["simulate"]
 
 
 def _inputs(workload: Workload, cluster: Cluster, slots: int | None):
@@ -71,6 +72,8 @@ def simulate(
     larger than every server is an error; so is a run whose memory estimate
     (:mod:`policies.footprint`) exceeds ``memory_budget`` bytes.
     """
+    require_family(policy, "pg21-slotted", "policies.make_policy('bf-js') or a "
+                   "policies.SlottedPolicy subclass")
     T, cap, arrival, size, dur = _inputs(workload, cluster, slots)
     W = T // 5 if warmup is None else warmup
     if isinstance(W, bool) or not isinstance(W, int | np.integer) or not 0 <= W < T:
@@ -88,14 +91,15 @@ def simulate(
     server = np.full(n, -1, np.int64)
     half = np.zeros(L, np.int64)
     area = np.zeros(L)
-    spec = policy.kernel_spec(size, cap) if isinstance(policy, BuiltinPolicy) else None
+    spec = policy.compiled_spec(size, cap)
     if spec is not None:
         from policies.slotted import _kernel as K  # numba: imported when a run needs it
 
         # compile (or load from numba's cache) this policy's loop before the clock starts
         K.compile_policy(spec.code)
     elif not isinstance(policy, SlottedPolicy):
-        raise TypeError("policy must be a built-in policy or a SlottedPolicy subclass")
+        raise TypeError(f"{policy.name} has neither a compiled path nor a schedule hook: "
+                        f"subclass policies.SlottedPolicy")
     t0 = time.perf_counter()
     if spec is not None:
         # the record is kept where it changes: at most one entry per simulated slot, and
@@ -128,63 +132,6 @@ def simulate(
         seconds=seconds, invariants=report, params={"policy": repr(policy)},
         departures=int(np.count_nonzero((start >= 0) & (start + dur >= W) & (start + dur < T))),
     )
-
-
-class SlotState:
-    """What a plain-Python policy sees and does in one slot (PG21 Sec. II).
-
-    Read: ``t``, ``servers``, ``capacity[l]``, ``load[l]``, ``residual(l)``,
-    ``size[j]``, ``arrival[j]``, ``queue`` (waiting job ids in arrival order),
-    ``new_jobs`` (ids that arrived this slot), ``departed`` (servers with a departure
-    at the end of the previous slot, increasing), ``jobs_on(l)``, ``fits(j, l)``.
-    Act: ``place(j, l)``.
-    """
-
-    def __init__(self, size: np.ndarray, arrival: np.ndarray, capacity: np.ndarray,
-                 eps: float):
-        self.size = size
-        self.arrival = arrival
-        self.capacity = capacity
-        self.eps = eps
-        self.servers = int(capacity.shape[0])
-        self.load = [0.0] * self.servers
-        self.t = 0
-        self._queue: dict[int, None] = {}
-        self._on: list[set[int]] = [set() for _ in range(self.servers)]
-        self.new_jobs: list[int] = []
-        self.departed: list[int] = []
-        self._placed: list[tuple[int, int]] = []
-
-    @property
-    def queue(self) -> Iterator[int]:
-        """Waiting job ids in arrival order (iterate over ``list(state.queue)`` to place)."""
-        return iter(self._queue)
-
-    def queue_size(self) -> int:
-        return len(self._queue)
-
-    def residual(self, l: int) -> float:
-        return float(self.capacity[l]) - self.load[l]
-
-    def fits(self, j: int, l: int) -> bool:
-        return bool(self.size[j] <= self.capacity[l] - self.load[l] + self.eps)
-
-    def jobs_on(self, l: int) -> frozenset[int]:
-        return frozenset(self._on[l])
-
-    def place(self, j: int, l: int) -> None:
-        """Start waiting job ``j`` on server ``l`` now (errors if not waiting or not fitting)."""
-        if j not in self._queue:
-            raise ValueError(f"job {j} is not waiting in slot {self.t}")
-        if not 0 <= l < self.servers:
-            raise ValueError(f"no server {l}")
-        if not self.fits(j, l):
-            raise ValueError(f"job {j} (size {self.size[j]}) does not fit server {l} "
-                             f"(residual {self.residual(l)})")
-        del self._queue[j]
-        self.load[l] += float(self.size[j])
-        self._on[l].add(j)
-        self._placed.append((j, l))
 
 
 def _run_python(policy: SlottedPolicy, arrival, size, dur, cap, T, eps, start, server, qlen,

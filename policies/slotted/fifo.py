@@ -25,7 +25,7 @@ class FIFOFF(BuiltinPolicy):
     skip: bool = False
     name = "fifo-ff"
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         if self.skip:
             return single_types(K.FIFOFF_SKIP, sizes.shape[0], track_jobs=True)
         return single_types(K.FIFOFF, sizes.shape[0])

@@ -79,7 +79,7 @@ class PartitionMaxWeight(BuiltinPolicy):
     def configurations(self) -> np.ndarray:
         return self._configs
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         cap = _identical_capacity(capacities, self.name)
         jtype = self.partition.classify(sizes, cap, FEASIBILITY_RTOL)
         C = self._configs.shape[0]

@@ -4,7 +4,7 @@ Built-in policies (:mod:`.bestfit`, :mod:`.vqs`, :mod:`.fifo`, :mod:`.maxweight`
 describe themselves to the compiled kernel with a :class:`KernelSpec`. A user's
 policy subclasses :class:`SlottedPolicy` and implements :meth:`~SlottedPolicy.schedule`,
 which the plain-Python engine calls once per slot, after the slot's arrivals and
-before its departures (PG21 Sec. II), with a :class:`~policies.slotted.engine.SlotState`.
+before its departures (PG21 Sec. II), with a :class:`~policies.slotted.state.SlotState`.
 Both kinds run on the same workloads and produce the same result objects.
 """
 
@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
+from policies.policy import Policy
+
 if TYPE_CHECKING:
-    from policies.slotted.engine import SlotState
+    from policies.slotted.state import SlotState
 
 __all__ = ["KernelSpec", "BuiltinPolicy", "SlottedPolicy", "single_types"]
 
@@ -49,22 +51,22 @@ def single_types(code: int, n: int, *, track_jobs: bool = False) -> KernelSpec:
     )
 
 
-class BuiltinPolicy(ABC):
-    """A policy implemented in the compiled kernel."""
+class BuiltinPolicy(Policy, ABC):
+    """A policy implemented in the compiled kernel only (it has no Python hooks)."""
 
-    #: registry name (lower-case, hyphenated, DESIGN.md)
+    family: ClassVar[str] = "pg21-slotted"
     name: str = ""
 
     @abstractmethod
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         """Kernel inputs for these job sizes on servers of these capacities."""
 
 
-class SlottedPolicy(ABC):
+class SlottedPolicy(Policy, ABC):
     """A policy written in plain Python for the PG21 slotted model.
 
     Subclass it and implement :meth:`schedule`; it is called once per slot with the
-    live :class:`~policies.slotted.engine.SlotState` and places jobs with
+    live :class:`~policies.slotted.state.SlotState` and places jobs with
     ``state.place(job, server)``. Example (First-Fit in arrival order)::
 
         class FirstFit(SlottedPolicy):
@@ -78,7 +80,12 @@ class SlottedPolicy(ABC):
                             break
     """
 
+    family: ClassVar[str] = "pg21-slotted"
     name: str = "python-policy"
+
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec | None:
+        """None: a plain-Python policy runs on the Python loop."""
+        return None
 
     def reset(self, sizes: np.ndarray, capacities: np.ndarray) -> None:  # noqa: B027
         """Called once before a run (override to build per-run data)."""

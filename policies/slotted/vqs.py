@@ -169,7 +169,7 @@ class _VirtualQueueScheduler(BuiltinPolicy):
         """Option bits of the kernel code (policies.slotted._kernel)."""
         return K.VQ_ROUND_SMALL if self.small_jobs == "rounded" else 0
 
-    def kernel_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
+    def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         cap = _identical_capacity(capacities, self.name)
         if np.any(sizes > cap * (1 + 1e-9)):
             raise ValueError("a job is larger than the server capacity")

@@ -6,11 +6,20 @@ import numpy as np
 import pytest
 
 import policies as P
-from policies.continuous.compiled import simulate_compiled, supports_compiled
 from policies.registry import policies_of
 
 FIG1B = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
 EC2 = P.JobTypes([[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]])
+
+
+def simulate_compiled(*args, **kw):
+    return P.simulate_continuous(*args, engine="compiled", **kw)
+
+
+def supports_compiled(policy) -> bool:
+    """Whether the policy declares a compiled path (its ``compiled_spec``)."""
+    return policy.compiled_spec(FIG1B, P.Cluster.identical(2, 10.0)) is not None
+
 COMPILED = [n for n in policies_of("pg18-continuous")
             if supports_compiled(P.make_policy(n))]
 
@@ -108,10 +117,31 @@ def test_auto_engine_and_engine_choice():
     with pytest.raises(ValueError, match="compiled engine runs the built-in RMS and Best-Fit"):
         P.simulate_continuous(P.make_policy("mws"), w, C, FIG1B, engine="compiled")
 
-    class Custom(P.RMS):
+    class Plain(P.RMS):  # redefines no hook: the kernel runs it, same trajectory
         pass
 
+    assert supports_compiled(Plain())
+    assert _fields(P.simulate_continuous(Plain(), w, C, FIG1B, seed=2, engine="python"),
+                   P.simulate_continuous(Plain(), w, C, FIG1B, seed=2)) == []
+
+    class Custom(P.RMS):  # its own tick hook: only the Python engine calls it
+        ticks = 0
+
+        def on_tick(self, state):
+            type(self).ticks += 1
+            super().on_tick(state)
+
     assert not supports_compiled(Custom())
+    r = P.simulate_continuous(Custom(), w, C, FIG1B, seed=2)
+    assert r.params["engine"] == "python" and Custom.ticks == r.ticks > 0
+    with pytest.raises(ValueError, match="compiled engine runs the built-in RMS and Best-Fit"):
+        P.simulate_continuous(Custom(), w, C, FIG1B, engine="compiled")
+
+    class Weighted(P.RMS):  # a helper the kernel inlines counts as a hook too
+        def weights(self, state, row=0):
+            return super().weights(state, row)
+
+    assert not supports_compiled(Weighted())
     with pytest.raises(ValueError, match="engine must be one of"):
         P.simulate_continuous(P.make_policy("rms"), w, C, FIG1B, engine="numba")
 

@@ -13,7 +13,6 @@ import pytest
 import policies as P
 import policies.footprint
 from policies.continuous import RMS, BestFit, MaxWeightServers
-from policies.continuous.compiled import simulate_compiled
 from policies.continuous.rms import max_jobs_per_server
 from theory.budgets import BudgetExceeded
 
@@ -273,7 +272,8 @@ def test_compiled_engine_reruns_when_ticks_pass_their_quantile(monkeypatch):
     monkeypatch.setattr(policies.footprint, "expected_jobs_bound", lambda rate, slots: 0.0)
     monkeypatch.setattr(_kernel, "run_kernel", spy)
     rng = np.random.default_rng(11)
-    fast = simulate_compiled(RMS(weights=[3.0, 3.0]), w, C, FIG1B, seed=rng)
+    fast = P.simulate_continuous(RMS(weights=[3.0, 3.0]), w, C, FIG1B, seed=rng,
+                                 engine="compiled")
     assert len(calls) == 2 and calls[0] < calls[1]
     _same_run(ref, fast)
     assert fast.dummy_placements > 0 and fast.invariants_ok

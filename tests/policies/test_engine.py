@@ -29,7 +29,7 @@ from policies import (
     pg21_workload,
     simulate,
 )
-from policies.metrics import MIN_JUDGED_SLOTS
+from policies.slotted.result import MIN_JUDGED_SLOTS
 from theory.distributions import Discrete, Uniform
 
 DESIGN_KEYS = {"verdict", "mean_queue", "mean_queued_resource", "final_queue", "jobs",

@@ -347,10 +347,23 @@ def test_engine_choice(monkeypatch):
     assert run_nonpreemptive(P.make_policy("mris"), jobs, mach,
                              engine="python").params["engine"] == "python"
 
-    class MyPQ(PriorityQueue):  # a subclass may change decide: it runs in Python
+    class SamePQ(PriorityQueue):  # redefines no hook: the numba loop runs it
         pass
 
+    same = run_nonpreemptive(SamePQ(), jobs, mach)
+    assert same.params["engine"] == "compiled"
+    assert np.array_equal(same.start, run_nonpreemptive(SamePQ(), jobs, mach,
+                                                        engine="python").start)
+
+    class MyPQ(PriorityQueue):  # its own decide: only the Python loop calls it
+        calls = 0
+
+        def decide(self, state):
+            type(self).calls += 1
+            super().decide(state)
+
     assert run_nonpreemptive(MyPQ(), jobs, mach).params["engine"] == "python"
+    assert MyPQ.calls > 0
     with pytest.raises(ValueError, match="compiled engine runs online PRIORITY-QUEUE"):
         run_nonpreemptive(MyPQ(), jobs, mach, engine="compiled")
     with pytest.raises(ValueError, match="engine must be one of"):

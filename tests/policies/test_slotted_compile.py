@@ -75,7 +75,7 @@ def test_inputs_of_any_layout_give_the_same_run():
     pol = _policy("maxweight")
     ref = P.simulate(pol, w, P.Cluster.identical(2))
     ref_size = np.asarray(w.sizes()[:ref.start.size], float)
-    spec = pol.kernel_spec(ref_size, np.ones(2))
+    spec = pol.compiled_spec(ref_size, np.ones(2))
     arrival = np.array(w.arrival[:ref.start.size], dtype=np.int32)
     size = ref_size.copy()
     size.flags.writeable = False

@@ -117,7 +117,7 @@ def test_short_record_arrays_are_reported_not_overrun():
     k_ref = ref.queue_length_steps.at.size
     n = ref.start.size
     size = np.asarray(w.sizes()[:n], float)
-    spec = pol.kernel_spec(size, np.ones(5))
+    spec = pol.compiled_spec(size, np.ones(5))
     m = k_ref // 2
     rec = [np.full(m + 8, -7, np.int64), np.zeros(m + 8, np.int64), np.zeros(m + 8),
            np.zeros(m + 8)]

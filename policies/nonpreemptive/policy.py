@@ -1,0 +1,74 @@
+"""What an FL24 non-preemptive policy is: hooks the event loop calls at decision times
+(FL24 Sec. 3), and, for the online policies the numba loop implements, its description
+of the policy (:class:`OnlineSpec`)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from policies.policy import Policy
+
+if TYPE_CHECKING:
+    from policies.nonpreemptive.state import ScheduleState
+
+__all__ = ["NonPreemptivePolicy", "OnlineSpec", "HOOKS"]
+
+#: the hooks the event loop calls: a built-in's subclass that redefines one runs in Python
+HOOKS = ("reset", "next_wakeup", "decide")
+
+
+@dataclass(frozen=True, eq=False)
+class OnlineSpec:
+    """An online policy as the numba loop runs it (:mod:`policies.nonpreemptive.codes`):
+    ``kind``, each job's ``rank`` in the policy's order, ``group_end`` (TETRIS: the end
+    of the job's demand group in that order; else N) and ``eps`` (TETRIS's)."""
+
+    kind: int
+    rank: np.ndarray
+    group_end: np.ndarray
+    eps: float = 0.0
+
+    @classmethod
+    def from_order(cls, kind: int, by_rank: np.ndarray, group_end: np.ndarray | None = None,
+                   eps: float = 0.0) -> OnlineSpec:
+        """The spec of jobs listed best first in ``by_rank``."""
+        n = by_rank.shape[0]
+        rank = np.empty(n, dtype=np.int64)
+        rank[by_rank] = np.arange(n)
+        end = np.full(n, n, dtype=np.int64) if group_end is None else group_end
+        return cls(kind, rank, end, float(eps))
+
+
+class NonPreemptivePolicy(Policy):
+    """Base class: the hooks the engine calls (override ``decide``)."""
+
+    family: ClassVar[str] = "fl24-nonpreemptive"
+    #: ``decide`` acts only at the times ``next_wakeup`` names, and only through
+    #: :meth:`ScheduleState.list_schedule` (MRIS, CA-PQ): the compiled engine then jumps
+    #: from wake-up to wake-up (``queue`` holds every released, unplaced job; the
+    #: completions in between are not reported) and list-schedules in numba
+    wakeup_driven: bool = False
+
+    def reset(self, state: ScheduleState) -> None:
+        """Once, before the first decision time."""
+
+    def next_wakeup(self, state: ScheduleState) -> float:
+        """A decision time the policy wants after ``state.t`` (inf: none)."""
+        return math.inf
+
+    def decide(self, state: ScheduleState) -> None:
+        """Place jobs at decision time ``state.t``."""
+
+    def compiled_spec(self, state: ScheduleState) -> OnlineSpec | None:
+        """The numba online loop's description of this policy on ``state``'s jobs
+        (:func:`policies.nonpreemptive._kernel.online_loop`), or None: the event loop
+        calls the hooks."""
+        return None
+
+    def extra(self) -> dict[str, Any]:
+        """Anything the policy recorded during the run, for the result."""
+        return {}
