@@ -102,12 +102,13 @@ def instrumented(split: Split) -> Iterator[Split]:
     import capacity._lp_highs as lp_highs
     import capacity.certificate as certificate
     import capacity.configuration_lp as configuration_lp
+    import capacity.configuration_solver as configuration_solver
     import capacity.perfect_bin_decomposition as decomposition
 
     targets: list[tuple[Any, str, str, str]] = [
         (lp_highs.MasterLP, "solve", "master", "master_solves")]
     # the perfect-bin fast path of bin_packing_lp prices and certifies on its own
-    for module in (configuration_lp, decomposition):
+    for module in (configuration_lp, configuration_solver, decomposition):
         targets += [(module, name, "pricing", "pricing_calls")
                     for name in KNAPSACKS if hasattr(module, name)]
         targets += [(module, name, "certificate", f"{name}_calls")

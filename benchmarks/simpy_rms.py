@@ -76,12 +76,12 @@ import numpy as np
 import simpy
 from simpy.events import Event
 
-from policies.cluster import Cluster
 from policies.continuous.engine import scheduling_rng
 from policies.continuous.formulas import F_LOG, rms_weight, service_draw
 from policies.continuous.rms import max_jobs_per_server
 from policies.job_types import JobTypes
 from policies.workload import Workload
+from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["simulate_simpy_rms", "RMSModel", "Environment", "At", "After", "DEPARTURE",

@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from capacity.configuration_lp import ConfigurationLP, _num, solve_configuration_lp
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.configuration_model import _num
 from capacity.deadline import expired
 from capacity.result import CapacityResult, _short_num, lemma2_cap
 from theory.bounds import mean_size_bound

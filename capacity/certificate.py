@@ -1,4 +1,8 @@
-"""Certificates of configuration-LP answers, re-checked independently of the LP solver.
+"""Certificates of configuration-LP answers, re-checked against the model alone.
+
+The data checked are those of :class:`capacity.configuration_model.ConfigurationLP`;
+nothing here knows the solver (:mod:`capacity.configuration_solver`) that found the
+answer, and :func:`capacity.certification.is_certified` says what a check certifies.
 
 Weak duality for ``max t`` s.t. ``t d <= sum_c n_c sum_k p_ck k``, ``sum_k p_ck <= 1``:
 
@@ -20,10 +24,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 import numpy as np
 
+from capacity.certification import CERT_RTOL, is_certified
+from capacity.configuration_model import ConfigurationLP
 from capacity.knapsack import (
     DP_MAX_CAPACITY,
     knapsack_bb,
@@ -35,11 +41,8 @@ from capacity.knapsack import (
     knapsack_exact,
     split_item_count,
 )
-from capacity.result import CERT_RTOL, MixtureTerm
+from capacity.result import MixtureTerm
 from theory.numbers import FEASIBILITY_RTOL, Number
-
-if TYPE_CHECKING:
-    from capacity.configuration_lp import ConfigurationLP
 
 __all__ = ["Certificate", "certify", "exact_optimum", "CERT_RTOL"]
 
@@ -56,6 +59,10 @@ _DP_WORK = 6_000_000_000
 
 @dataclass(frozen=True)
 class Certificate:
+    """The interval a mixture and prices prove; ``certified`` as
+    :func:`capacity.certification.is_certified` decides from ``checks_passed`` (both
+    the primal and the dual check went through)."""
+
     lower: Number
     upper: Number
     exact: bool
@@ -63,6 +70,7 @@ class Certificate:
     message: str
     dual: np.ndarray  # prices scaled so that the largest class bound is 1
     dual_bound: list[Number]  # beta_c per class, in the same scale
+    checks_passed: bool = False
 
 
 def _primal_lower(lp: ConfigurationLP, mixture: list[MixtureTerm], exact: bool,
@@ -340,14 +348,14 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
     top_beta = top_beta if top_beta > 0 else 1.0
     dual = y_report / top_beta
     bound = [b / top_beta if isinstance(b, float) else b / Fraction(top_beta) for b in betas]
-    ok = bool(msgs == [] and math.isfinite(float(upper))
-              and float(upper) - float(lower) <= CERT_RTOL * max(1.0, float(upper)))
+    checks_passed = msgs == []
+    ok = is_certified(lower, upper, checks_passed=checks_passed)
     if ok:
         msgs.append("certified in exact rational arithmetic" if exact
                     else f"certified in floating point (feasibility rtol {FEASIBILITY_RTOL})")
     elif not msgs:
         msgs.append(f"bounds differ by more than {CERT_RTOL:g} relative")
-    return Certificate(lower, upper, exact, ok, "; ".join(msgs), dual, bound)
+    return Certificate(lower, upper, exact, ok, "; ".join(msgs), dual, bound, checks_passed)
 
 
 def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray,

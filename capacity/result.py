@@ -8,11 +8,8 @@ from typing import Any
 
 import numpy as np
 
+from capacity.certification import CERT_RTOL, is_certified
 from theory.numbers import Number
-
-#: Relative width below which a certified interval [lower, upper] counts as a proof
-#: of the optimum (re-exported by :mod:`capacity.certificate`).
-CERT_RTOL = 1e-7
 
 __all__ = ["MixtureTerm", "CapacityResult", "jsonable", "lemma2_cap", "cap_by_lemma2"]
 
@@ -167,9 +164,10 @@ def cap_by_lemma2(res: CapacityResult, bound: Number) -> CapacityResult:
     extra = {**res.extra, "lemma2_bound": bound,
              "upper_from": "Lemma 2" if capped else "LP dual"}
     certified, message = res.certified, res.message
-    # lower is proven whatever the certificate said (a failed primal check leaves 0)
-    if capped and not certified and float(res.lower) > 0 and (
-            float(upper) - float(res.lower) <= CERT_RTOL * max(1.0, float(upper))):
+    # Lemma 2 proves the upper end; the lower end is proven whatever the certificate
+    # said, unless its primal check failed (which leaves 0)
+    if capped and not certified and is_certified(res.lower, upper,
+                                                 checks_passed=float(res.lower) > 0):
         certified = True
         message = (f"certified by PG21 Lemma 2: the primal lower end is within {CERT_RTOL:g} "
                    f"(relative) of L C / R-bar; the LP prices alone: " + message)

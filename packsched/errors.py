@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 __all__ = ["EXIT_OK", "EXIT_VIOLATED", "EXIT_USAGE", "EXIT_FAILED", "UsageError",
            "ComputationError", "BUDGET_FLAGS", "report"]
@@ -76,3 +77,11 @@ def report(exc: BaseException) -> int:
     if sys.stderr is not None:
         print(f"packsched: error: {_one_line(msg)}", file=sys.stderr)
     return status
+
+
+def require_invariants(res: Any, who: str) -> None:
+    """A :class:`ComputationError` naming the first violations when the run ``res`` (a
+    :class:`policies.result.RunResult`) broke an invariant."""
+    if res.invariants is not None and not res.invariants.ok:
+        raise ComputationError(f"{who} broke an invariant: "
+                               + "; ".join(res.invariants.violations[:3]))

@@ -6,7 +6,6 @@ NaN and infinities become ``null``; Fractions and numpy scalars become floats.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import io
 import json
 import math
@@ -15,6 +14,8 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from theory.json_ready import json_ready
+
 __all__ = ["PROG", "plain", "emit_json", "warn", "note", "stdout_to_stderr", "exact_text",
            "fmt"]
 
@@ -22,31 +23,9 @@ PROG = "packsched"
 
 
 def plain(x: Any) -> Any:
-    """JSON-ready copy: Fractions and numpy scalars to floats, NaN/inf to None."""
-    import numpy as np
-
-    if x is None or isinstance(x, bool | str | int):
-        return x
-    if isinstance(x, float):
-        return x if math.isfinite(x) else None
-    if isinstance(x, Fraction):
-        try:
-            return plain(float(x))
-        except OverflowError:
-            return None
-    if isinstance(x, np.generic):
-        return plain(x.item())
-    if isinstance(x, np.ndarray):
-        return plain(x.tolist())
-    if isinstance(x, dict):
-        return {str(k): plain(v) for k, v in x.items()}
-    if isinstance(x, list | tuple | set | frozenset):
-        return [plain(v) for v in x]
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return plain(dataclasses.asdict(x))
-    if hasattr(x, "as_dict"):
-        return plain(x.as_dict())
-    return str(x)
+    """JSON-ready copy (:func:`theory.json_ready.json_ready`, the package's one
+    converter)."""
+    return json_ready(x)
 
 
 def emit_json(obj: Any) -> None:

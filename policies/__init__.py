@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 from theory._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
-    from policies.cluster import Cluster
     from policies.continuous import (
         RMS,
         BestFit,
@@ -50,6 +49,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         Tetris,
         run_nonpreemptive,
     )
+    from policies.policy import Policy
     from policies.registry import (
         POLICIES,
         available_policies,
@@ -57,6 +57,8 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         policies_of,
         slotted_parameters,
     )
+    from policies.result import RunResult
+    from policies.run import run
     from policies.seeding import spawn_seeds
     from policies.slotted import (
         BFJ,
@@ -89,9 +91,10 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         slotted_workload,
         trace_workload,
     )
+    from theory.cluster import Cluster
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
-    "policies.cluster": ("Cluster",),
+    "theory.cluster": ("Cluster",),
     "policies.continuous": ("RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
         "MaxWeightServers", "simulate_continuous"),
     "policies.critical_load": ("CriticalLoad", "critical_load", "reference_rho_star"),
@@ -101,6 +104,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "policies.slotted.result": ("SimulationResult",),
     "policies.nonpreemptive": ("MRIS", "BFExec", "CollectAllPQ", "NonPreemptivePolicy",
         "NonPreemptiveResult", "PriorityQueue", "Tetris", "run_nonpreemptive"),
+    "policies.policy": ("Policy",),
+    "policies.result": ("RunResult",),
+    "policies.run": ("run",),
     "policies.registry": ("POLICIES", "available_policies", "make_policy", "policies_of",
         "slotted_parameters"),
     "policies.seeding": ("spawn_seeds",),
@@ -119,6 +125,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 _names, __getattr__, __dir__ = lazy_exports("policies", _EXPORTS, globals())
 
 __all__ = [
+    "run", "Policy", "RunResult",
     "Cluster", "InvariantReport", "check_slotted_run", "SimulationResult", "spawn_seeds",
     "BFJ", "BFS", "BFJS", "VQS", "VQSBF", "FIFOFF", "PartitionMaxWeight", "BuiltinPolicy",
     "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability", "StepSeries",

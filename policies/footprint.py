@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 
 from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.cluster import SERVER_BYTES
 
 __all__ = ["JOB_BYTES", "SLOT_BYTES", "SERVER_BYTES", "expected_jobs_bound", "run_bytes",
            "check_run_memory"]
@@ -28,8 +29,6 @@ JOB_BYTES = 400
 #: bytes per slot: the workload's arrival counts and a temporary, and the three
 #: one-entry-per-slot series built when a caller reads them (3 x 8)
 SLOT_BYTES = 48
-#: bytes per server: kernel residuals, orders and trees, occupancy and half-full counts
-SERVER_BYTES = 400
 
 
 def expected_jobs_bound(rate: float, slots: float) -> float:

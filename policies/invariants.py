@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -28,13 +29,19 @@ __all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run",
 
 @dataclass(frozen=True)
 class InvariantReport:
+    """What the invariant checker found in a run's record, in every family: ``ok``,
+    the ``violations`` (at most ten, each a sentence), the peak load over capacity
+    where the family measures it (``max_load_ratio``; None otherwise) and what was
+    ``checked``."""
+
     ok: bool
     violations: list[str] = field(default_factory=list)
-    max_load_ratio: float = 0.0
+    max_load_ratio: float | None = None
+    checked: str = ""
 
     def as_dict(self) -> dict:
         return {"ok": self.ok, "violations": list(self.violations),
-                "max_load_ratio": self.max_load_ratio}
+                "max_load_ratio": self.max_load_ratio, "checked": self.checked}
 
 
 def _steps(x: np.ndarray | StepSeries) -> StepSeries | None:
@@ -153,7 +160,11 @@ def check_slotted_run(
     return InvariantReport(not bad, bad, worst)
 
 
-def check_preemptive_run(res: object) -> dict:
+#: what :func:`check_preemptive_run` checks (XLL21 equation numbers)
+PREEMPTIVE_CHECKED = ("cores (4b), demand (2), arrival and completion windows, volume (1)")
+
+
+def check_preemptive_run(res: Any) -> InvariantReport:
     """Invariants of an XLL21-family run (:class:`policies.preemptive.ScheduleResult`),
     rebuilt from its record of (job, machine, cores, slot):
 
@@ -167,9 +178,6 @@ def check_preemptive_run(res: object) -> dict:
 
     (Memory, eq. (4c), is checked slot by slot when the allocation is applied.)
     """
-    from policies.preemptive.result import ScheduleResult
-
-    assert isinstance(res, ScheduleResult)
     jobs, C = res.jobs, res.machines.capacity[:, 0]
     job, machine, cores, slot = res.record
     bad: list[str] = []
@@ -178,8 +186,8 @@ def check_preemptive_run(res: object) -> dict:
     T, M, N = res.slots, res.machines.m, jobs.n
     if slot.size and (slot.min() < 1 or slot.max() > T or machine.min() < 0
                       or machine.max() >= M or job.min() < 0 or job.max() >= N):
-        return {"ok": False, "violations": ["record outside slots 1..T, the machines or "
-                                            "the jobs"]}
+        return InvariantReport(False, ["record outside slots 1..T, the machines or the "
+                                       "jobs"], checked=PREEMPTIVE_CHECKED)
     # sparse over the (slot, machine) pairs served: a run may skip long empty spells
     cell, at = np.unique(slot * M + machine, return_inverse=True)
     per_cell = np.zeros(cell.size)
@@ -238,8 +246,7 @@ def check_preemptive_run(res: object) -> dict:
                    f"completion")
     if res.stopped != bool(np.any(~fin)):
         bad.append(f"status {res.status!r} with {int(np.sum(~fin))} job(s) unfinished")
-    return {"ok": not bad, "violations": bad[:10], "checked": "cores (4b), demand (2), "
-            "arrival and completion windows, volume (1)"}
+    return InvariantReport(not bad, bad[:10], checked=PREEMPTIVE_CHECKED)
 
 
 def _capacity_sweep(intervals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]],
@@ -271,7 +278,7 @@ def _capacity_sweep(intervals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np
     return [], worst
 
 
-def check_continuous_run(res: object, types: object, cluster: object, service: np.ndarray,
+def check_continuous_run(res: Any, types: Any, cluster: Any, service: np.ndarray,
                          *, served: int) -> InvariantReport:
     """Check a PG18 continuous-time run from its record (never raises on violations):
     no job started before it arrived or after the horizon; real jobs held their server
@@ -280,11 +287,11 @@ def check_continuous_run(res: object, types: object, cluster: object, service: n
     job accounted for; the engine's count of served jobs equals the real jobs started
     (dummy jobs are never counted as served work)."""
     bad: list[str] = []
-    T = res.horizon  # type: ignore[attr-defined]
-    arrival, start, server = res.arrival, res.start, res.server  # type: ignore[attr-defined]
-    finish, jt = res.finish, res.job_type  # type: ignore[attr-defined]
-    cap = cluster.capacity  # type: ignore[attr-defined]
-    sizes = types.sizes  # type: ignore[attr-defined]
+    T = res.horizon
+    arrival, start, server = res.arrival, res.start, res.server
+    finish, jt = res.finish, res.job_type
+    cap = cluster.capacity
+    sizes = types.sizes
     started = server >= 0
     if np.any(np.isnan(start) == started):
         bad.append("start times and server assignments disagree")
@@ -307,13 +314,13 @@ def check_continuous_run(res: object, types: object, cluster: object, service: n
     waiting, in_service = int((~started).sum()), int((started & ~done).sum())
     if arrival.size != waiting + in_service + int(done.sum()):
         bad.append("arrived != waiting + in service + finished")
-    g = res.sample_time  # type: ignore[attr-defined]
+    g = res.sample_time
     arr_by = np.searchsorted(arrival, g, side="right")
     st_by = np.searchsorted(np.sort(start[started]), g, side="right")
-    if np.any(res.queue != arr_by - st_by):  # type: ignore[attr-defined]
+    if np.any(res.queue != arr_by - st_by):
         bad.append("the sampled queue disagrees with the record (arrived - started)")
     real = np.flatnonzero(started)
-    dl = res.dummy_log  # type: ignore[attr-defined]
+    dl = res.dummy_log
     d_srv, d_typ = dl[:, 2].astype(np.int64), dl[:, 3].astype(np.int64)
     more, worst = _capacity_sweep(
         [(start[real], np.where(done[real], finish[real], T), server[real], sizes[jt[real]]),
@@ -322,7 +329,7 @@ def check_continuous_run(res: object, types: object, cluster: object, service: n
     return InvariantReport(not bad, bad, worst)
 
 
-def check_nonpreemptive_run(res: object) -> InvariantReport:
+def check_nonpreemptive_run(res: Any) -> InvariantReport:
     """FL24 Sec. 3, from the schedule alone (``policies.nonpreemptive`` result), never
     sharing the engine's rounding (DESIGN.md, "Numbers and exactness"):
 
@@ -343,11 +350,10 @@ def check_nonpreemptive_run(res: object) -> InvariantReport:
     """
     from policies.nonpreemptive.times import RESOLUTION_BITS
 
-    jobs, machines = res.jobs, res.machines  # type: ignore[attr-defined]
-    start: np.ndarray = np.asarray(res.start, dtype=np.float64)  # type: ignore[attr-defined]
-    machine: np.ndarray = np.asarray(res.machine)  # type: ignore[attr-defined]
-    decided: np.ndarray = np.asarray(res.decided,  # type: ignore[attr-defined]
-                                     dtype=np.float64)
+    jobs, machines = res.jobs, res.machines
+    start: np.ndarray = np.asarray(res.start, dtype=np.float64)
+    machine: np.ndarray = np.asarray(res.machine)
+    decided: np.ndarray = np.asarray(res.decided, dtype=np.float64)
     bad: list[str] = []
     unplaced = np.flatnonzero(~np.isfinite(start) | (machine < 0) | (machine >= machines.m))
     if unplaced.size:

@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from policies.cluster import Cluster, number_array
 from policies.footprint import expected_jobs_bound
 from policies.seeding import as_rng
 from policies.workload import Workload
+from theory.arrays import number_array
 from theory.budgets import MEMORY_BUDGET
+from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL, real_float
 
 __all__ = ["ServiceTime", "JobTypes", "poisson_type_workload", "SERVICE_LAWS",

@@ -31,6 +31,7 @@ from policies.footprint import check_run_memory, expected_jobs_bound
 from policies.seeding import as_rng
 from theory.budgets import MEMORY_BUDGET
 from theory.distributions import SizeDistribution
+from theory.job_sets import JobSet
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = [
@@ -171,6 +172,34 @@ class Workload:
             np.concatenate([s, self.service]), self.horizon, w, self.arrival_rate,
             self.mean_demand, dict(self.meta, backlog=k), jt,
         )
+
+    @classmethod
+    def from_job_set(cls, jobs: JobSet, horizon: float | None = None) -> Workload:
+        """A finite job set (:class:`theory.JobSet`: XLL21, FL24) as a workload: arrival,
+        demand, service = processing, weight, jobs in the job set's order (which must be
+        by arrival). ``horizon`` (default max_j a_j + p_j + 1, room for every job to run)
+        is the time the workload covers. Integer times give a slotted workload (PG21)."""
+        if not isinstance(jobs, JobSet):
+            raise TypeError(f"jobs must be a theory.JobSet, got {type(jobs).__name__}")
+        a, p = jobs.arrival, jobs.processing
+        if np.any(np.diff(a) < 0):
+            j = int(np.argmax(np.diff(a) < 0)) + 1
+            raise ValueError(f"a workload lists jobs by arrival, but {jobs.where(j)} arrives "
+                             f"before the job above it: sort the job set by arrival first")
+        whole = bool(np.all(a == np.round(a)) and np.all(p == np.round(p)))
+        arrival = a.astype(np.int64) if whole else a
+        service = p.astype(np.int64) if whole else p
+        T = float(np.max(a + p)) + 1.0 if horizon is None else horizon
+        demand = jobs.demand[:, 0] if jobs.resources == 1 else jobs.demand
+        return cls(arrival, demand, service, T, jobs.weight,
+                   meta={"job_set": jobs.source or "in memory", "ids": list(jobs.ids)})
+
+    def to_job_set(self) -> JobSet:
+        """The jobs as a finite job set (:class:`theory.JobSet`): arrival, processing =
+        service, demand (one column per resource), weight; ids "0", "1", ..."""
+        demand = self.demand[:, None] if self.demand.ndim == 1 else self.demand
+        return JobSet(self.arrival, self.service, demand,
+                      np.ones(self.jobs) if self.weight is None else self.weight)
 
     def head(self, horizon: float) -> Workload:
         """The jobs arriving before ``horizon`` (a shorter run of the same sample path)."""

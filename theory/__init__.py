@@ -17,6 +17,7 @@ from theory._lazy import lazy_exports
 if TYPE_CHECKING:  # the names, for type checkers and readers
     from theory.bounds import *  # noqa: F401,F403
     from theory.budgets import *  # noqa: F401,F403
+    from theory.cluster import *  # noqa: F401,F403
     from theory.configurations import *  # noqa: F401,F403
     from theory.distributions import *  # noqa: F401,F403
     from theory.job_files import *  # noqa: F401,F403
@@ -29,13 +30,14 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
 #: submodule -> the public names (its ``__all__``) re-exported here; a test checks that
 #: this table matches the submodules
 _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
-    "bounds": ("mean_size_bound", "fixed_configuration_workload", "bfjs_guarantee",
-        "vqs_fraction", "choose_J", "universal_scheduled_size", "lemma1_N1",
+    "bounds": ("lemma2_by_resource", "mean_size_bound", "fixed_configuration_workload",
+        "bfjs_guarantee", "vqs_fraction", "choose_J", "universal_scheduled_size", "lemma1_N1",
         "theorem2_constants", "theorem2_n2", "theorem2_margin", "theorem2_h_infimum",
         "prop1_eq28_odd_bound", "prop2_mixture_weights", "lower_from_upper_quantile",
         "quantile_bracket_gap", "prop2_rho_star", "prop2_upper_rounded_limit"),
     "budgets": ("BudgetExceeded", "MEMORY_BUDGET", "MAX_CONFIGURATIONS", "MAX_LP_TYPES",
         "check_budget", "format_bytes"),
+    "cluster": ("Cluster", "SERVER_BYTES"),
     "configurations": ("as_size_matrix", "as_capacity", "is_feasible", "iter_configurations",
         "feasible_configurations", "maximal_configurations", "MAX_J", "ReducedSet",
         "reduced_configurations"),

@@ -17,6 +17,7 @@ from theory.distributions import SizeDistribution
 from theory.numbers import Number, positive_int, server_count, to_number, to_numbers
 
 __all__ = [
+    "lemma2_by_resource",
     "mean_size_bound",
     "fixed_configuration_workload",
     "bfjs_guarantee",
@@ -65,12 +66,29 @@ def _mean(dist_or_mean: SizeDistribution | object) -> Number:
     return m
 
 
+def lemma2_by_resource(room: Sequence[Number], load: Sequence[Number]
+                       ) -> tuple[Number, int] | None:
+    """PG21 Lemma 2 (Sec. IV-B, rho* <= L / R-bar) in every resource r, for PG18's
+    vectors: the servers hold at most ``room[r]`` (= sum_c L_c C_cr) units of resource
+    r and one unit of workload brings ``load[r]`` (= R-bar_r, or sum_j d_j s_jr for a
+    direction d), so rho* <= room[r] / load[r]. The smallest such bound (exact for
+    Fractions) and its resource, the first on a tie; None when no load is positive."""
+    best: tuple[Number, int] | None = None
+    for r, (held, brought) in enumerate(zip(room, load, strict=True)):
+        if brought > 0:
+            b = held / brought
+            if best is None or b < best[0]:
+                best = (b, r)
+    return best
+
+
 def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
                     capacity: object = 1) -> Number:
     """rho* <= L C / R-bar (PG21 Lemma 2): servers cannot hold more than L C units of size.
 
     For vector sizes (PG18) the bound holds in every resource:
-    rho* <= min_d L C_d / R-bar_d over the resources with a positive mean.
+    rho* <= min_d L C_d / R-bar_d over the resources with a positive mean
+    (:func:`lemma2_by_resource`).
     """
     L = _check_servers(L)
     m = dist_or_mean.mean() if isinstance(dist_or_mean, SizeDistribution) else dist_or_mean
@@ -81,8 +99,13 @@ def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
                 [to_number(capacity, name="capacity")] * len(means))
         if len(caps) != len(means) or not any(v > 0 for v in means):
             raise ValueError("vector mean needs a positive entry and a matching capacity")
-        return min(L * c / v for v, c in zip(means, caps, strict=True) if v > 0)
-    return L * to_number(capacity, name="capacity") / _mean(m)
+        room = [L * c for c in caps]
+    else:
+        room = [L * to_number(capacity, name="capacity")]
+        means = [_mean(m)]
+    bound = lemma2_by_resource(room, means)
+    assert bound is not None  # a positive mean was required above
+    return bound[0]
 
 
 def fixed_configuration_workload(config: Sequence[object], probs: Sequence[object],

@@ -14,7 +14,7 @@ from packsched.arguments import (
     real,
 )
 from packsched.commands import schedule_nonpreemptive
-from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.errors import EXIT_OK, ComputationError, UsageError, require_invariants
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
 NAME = "schedule"
@@ -123,9 +123,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(out)
     else:
         _print(out)
-    if not res.invariants_ok:
-        raise ComputationError(f"{args.policy} broke an invariant: "
-                               f"{res.invariants['violations'][:1]}")
+    require_invariants(res, args.policy)
     return EXIT_OK
 
 

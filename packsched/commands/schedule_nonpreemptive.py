@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from packsched.arguments import budgets, given_options, integer, real
-from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.errors import EXIT_OK, UsageError, require_invariants
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
 
@@ -60,7 +60,5 @@ def run(args: argparse.Namespace) -> int:
               f"{100 * out['share_not_delayed']:.1f}% of jobs started on release")
         print(f"invariants  {'ok' if out['invariants_ok'] else 'VIOLATED'} "
               f"({out['seconds']:.3g} s)")
-    if not res.invariants_ok:
-        raise ComputationError(f"{args.policy} broke an invariant: "
-                               f"{res.invariants.violations[:1] if res.invariants else ''}")
+    require_invariants(res, args.policy)
     return EXIT_OK

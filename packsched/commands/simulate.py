@@ -18,7 +18,7 @@ from packsched.arguments import (
     real,
 )
 from packsched.commands import simulate_continuous
-from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.errors import EXIT_OK, UsageError, require_invariants
 from packsched.inputs import discrete_from_args
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
@@ -201,9 +201,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(out)
     else:
         _print(out, args.servers)
-    if not res.invariants_ok:
-        raise ComputationError("the run violated an invariant: "
-                               + "; ".join(res.invariants.violations if res.invariants else []))
+    require_invariants(res, args.policy)
     return EXIT_OK
 
 

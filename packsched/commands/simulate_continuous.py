@@ -16,7 +16,7 @@ from packsched.arguments import (
     real,
     split_list,
 )
-from packsched.errors import EXIT_OK, ComputationError, UsageError
+from packsched.errors import EXIT_OK, UsageError, require_invariants
 from packsched.output import emit_json, fmt, stdout_to_stderr
 
 #: queue samples judged for stability unless --samples says otherwise
@@ -169,9 +169,7 @@ def run(args: argparse.Namespace) -> int:
         emit_json(out)
     else:
         _print(out)
-    if not res.invariants_ok:
-        raise ComputationError("the run violated an invariant: "
-                               + "; ".join(res.invariants.violations if res.invariants else []))
+    require_invariants(res, args.policy)
     return EXIT_OK
 
 

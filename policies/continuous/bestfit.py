@@ -31,9 +31,9 @@ from policies.continuous.policy import HOOKS, ContinuousKernelSpec, ContinuousPo
 from policies.policy import overrides
 
 if TYPE_CHECKING:
-    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
     from policies.job_types import JobTypes
+    from theory.cluster import Cluster
 
 __all__ = ["BestFit", "fill_server"]
 

@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from policies.cluster import Cluster
 from policies.continuous import codes, footprint
 from policies.continuous.policy import ContinuousKernelSpec, ContinuousPolicy
 from policies.continuous.result import ContinuousResult
@@ -27,6 +26,7 @@ from policies.job_types import JobTypes
 from policies.policy import require_family
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL, real_float
 from theory.progress import Progress
 
@@ -382,8 +382,7 @@ def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,
     T, w0 = horizon, warmup
     span = T - w0
     cap_total = cluster.capacity.sum(axis=0)
-    params = {"seed": seed if not isinstance(seed, np.random.Generator) else "generator",
-              "engine": engine, **policy.parameters()}
+    params = {"engine": engine, **policy.parameters()}
     n = arrival.shape[0]
     res = ContinuousResult(
         policy=policy.name, horizon=T, warmup=w0, sample_interval=T / samples,
@@ -394,8 +393,11 @@ def build_result(policy: ContinuousPolicy, workload: Workload, cluster: Cluster,
         arrival=arrival, job_type=job_type, start=start, server=server, finish=finish,
         ticks=int(ticks), dummy_placements=int(dummy_placements), dummy_log=dummy_log,
         arrival_rate=float(workload.arrival_rate or n / T), events=int(events),
-        seconds=time.perf_counter() - started, params=params)
-    if check:
-        report = check_continuous_run(res, types, cluster, workload.service[:n], served=served)
-        object.__setattr__(res, "invariants", report)
-    return res
+        seconds=time.perf_counter() - started, params=params,
+        seed=seed if not isinstance(seed, np.random.Generator) else "generator")
+    if not check:
+        return res
+    # the checker reads the record of the result it reports on: the result is built
+    # again with its report, never changed
+    return replace(res, invariants=check_continuous_run(res, types, cluster,
+                                                        workload.service[:n], served=served))

@@ -18,9 +18,9 @@ import numpy as np
 from policies.policy import Policy
 
 if TYPE_CHECKING:
-    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
     from policies.job_types import JobTypes
+    from theory.cluster import Cluster
 
 __all__ = ["ContinuousPolicy", "ContinuousKernelSpec", "HOOKS"]
 

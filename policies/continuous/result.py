@@ -1,20 +1,22 @@
 """The result of a PG18 continuous-time run: sampled series, time averages, per job.
 
-Same summary keys as the slotted family (``verdict``, ``mean_queue``,
-``final_queue``, ``jobs``, ``seconds``, ``invariants_ok``) plus the PG18 metrics:
-clock ticks (the sampling cost of Sec. VII-A.1), dummy placements and the fraction
-of resources held by dummy jobs.
+A :class:`~policies.result.RunResult` (the run contract): the slotted family's keys
+(``verdict``, ``mean_queue``, ``final_queue``, ``jobs``) plus the PG18 metrics: clock
+ticks (the sampling cost of Sec. VII-A.1), dummy placements and the fraction of
+resources held by dummy jobs. ``to_frame("steps")`` (default): one row per sample and
+type; ``to_frame("jobs")``: one per job.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from policies.invariants import InvariantReport
+from policies.result import RunResult
 from policies.stability import StabilityVerdict, judge_stability
 
 __all__ = ["ContinuousResult", "MIN_JUDGED_SAMPLES"]
@@ -23,8 +25,8 @@ __all__ = ["ContinuousResult", "MIN_JUDGED_SAMPLES"]
 MIN_JUDGED_SAMPLES = 40
 
 
-@dataclass(frozen=True, eq=False)
-class ContinuousResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class ContinuousResult(RunResult):
     """A finished continuous-time run.
 
     Series (sampled every ``sample_interval`` time units from 0): ``sample_time``,
@@ -35,6 +37,9 @@ class ContinuousResult:
     ``job_type``, ``start``, ``server``, ``finish`` (nan / -1 when it did not happen).
     ``dummy_log`` rows are (start, end, server, type) of every dummy that ended.
     """
+
+    family: ClassVar[str] = "pg18-continuous"
+    frames: ClassVar[tuple[str, ...]] = ("steps", "jobs")
 
     policy: str
     horizon: float
@@ -60,6 +65,7 @@ class ContinuousResult:
     seconds: float
     invariants: InvariantReport | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    seed: Any = None  # of the scheduling randomness ("generator" when one was given)
 
     @property
     def jobs(self) -> int:
@@ -77,10 +83,6 @@ class ContinuousResult:
     def waiting_times(self) -> np.ndarray:
         s = self.server >= 0
         return self.start[s] - self.arrival[s]
-
-    @property
-    def invariants_ok(self) -> bool | None:
-        return None if self.invariants is None else self.invariants.ok
 
     def _judged_from(self) -> int:
         return int(np.searchsorted(self.sample_time, self.warmup, side="left"))
@@ -116,12 +118,10 @@ class ContinuousResult:
         st = self.stability
         return "inconclusive" if st is None or self.verdict_reason else st.verdict
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
+    def family_summary(self) -> dict[str, Any]:
+        """The PG18 keys of :meth:`summary`."""
         w = self.waiting_times
-        span = self.horizon - self.warmup
         return {
-            "policy": self.policy,
             "verdict": self.verdict,
             "verdict_reason": self.verdict_reason,
             "mean_queue": self.mean_queue,
@@ -137,23 +137,22 @@ class ContinuousResult:
             "busy_fraction": self.busy_fraction.tolist(),
             "time": self.horizon,
             "warmup": self.warmup,
-            "judged_time": span,
+            "judged_time": self.horizon - self.warmup,
             "events": self.events,
-            "seconds": self.seconds,
-            "invariants_ok": self.invariants_ok,
-            "invariant_violations": [] if self.invariants is None
-            else list(self.invariants.violations),
             "stability": None if self.stability is None else self.stability.as_dict(),
-            "params": dict(self.params),
         }
 
-    def to_frame(self):  # noqa: ANN201 - pandas is optional
-        """Tidy per-sample DataFrame (needs pandas): time, type, queue."""
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("to_frame needs pandas: pip install pandas") from e
-        S, J = self.queue_by_type.shape
-        return pd.DataFrame({"time": np.repeat(self.sample_time, J),
-                             "type": np.tile(np.arange(J), S),
-                             "queue": self.queue_by_type.ravel()})
+    def frame_columns(self, kind: str) -> dict[str, Any]:
+        """``steps``: time, type, queue (one row per sample and type); ``jobs``: job,
+        type, arrival, start, server, finish, wait (NaN / -1: did not happen)."""
+        if kind == "steps":
+            S, J = self.queue_by_type.shape
+            return {"time": np.repeat(self.sample_time, J), "type": np.tile(np.arange(J), S),
+                    "queue": self.queue_by_type.ravel()}
+        return {"job": np.arange(self.jobs), "type": self.job_type, "arrival": self.arrival,
+                "start": self.start, "server": self.server, "finish": self.finish,
+                "wait": self.start - self.arrival}
+
+    def headline(self) -> str:
+        return (f"time {self.horizon:g}, {self.jobs} jobs, {self.verdict}, mean queue "
+                f"{self.mean_queue:.4g}")

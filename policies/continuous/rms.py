@@ -42,9 +42,9 @@ from policies.policy import overrides
 from theory.numbers import real_float
 
 if TYPE_CHECKING:
-    from policies.cluster import Cluster
     from policies.continuous.state import ContinuousState
     from policies.job_types import JobTypes
+    from theory.cluster import Cluster
 
 __all__ = ["RMS", "max_jobs_per_server", "weight_function"]
 
@@ -152,7 +152,7 @@ def _flag(x: object, name: str) -> bool:
 
 
 def _fixed_weights(weights: object) -> np.ndarray:
-    from policies.cluster import number_array
+    from theory.arrays import number_array
 
     w = number_array(weights, "weights", "a list of non-negative numbers, one per type")
     if w.ndim != 1 or w.size == 0 or not np.all(np.isfinite(w)) or np.any(w < 0):
@@ -166,7 +166,7 @@ def _clock_rates(x: object) -> object:
     when the run binds the policy (the number of types is known then)."""
     if x is None:
         return None
-    from policies.cluster import number_array
+    from theory.arrays import number_array
 
     r = number_array(x, "clock_rates", "a positive number or a list of one per type")
     if r.ndim > 1 or r.size == 0:

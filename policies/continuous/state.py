@@ -20,9 +20,9 @@ from collections import deque
 
 import numpy as np
 
-from policies.cluster import Cluster
 from policies.continuous.formulas import service_draw
 from policies.job_types import JobTypes
+from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["ContinuousState"]

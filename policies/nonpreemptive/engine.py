@@ -15,9 +15,11 @@ from __future__ import annotations
 import heapq
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
+from policies.invariants import check_nonpreemptive_run
 from policies.nonpreemptive.policy import NonPreemptivePolicy, OnlineSpec
 from policies.nonpreemptive.result import NonPreemptiveResult
 from policies.nonpreemptive.state import ScheduleState
@@ -188,8 +190,6 @@ def _result(policy: NonPreemptivePolicy, st: ScheduleState, t0: float, check: bo
         machine=machine, decided=decided, k=float(k),
         seconds=time.perf_counter() - t0,
         params={**policy.parameters(), "engine": engine}, extra=policy.extra())
-    if check:
-        from policies.invariants import check_nonpreemptive_run
-
-        object.__setattr__(res, "invariants", check_nonpreemptive_run(res))
-    return res
+    # the checker reads the schedule of the result it reports on: the result is built
+    # again with its report, never changed
+    return replace(res, invariants=check_nonpreemptive_run(res)) if check else res

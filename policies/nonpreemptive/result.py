@@ -1,25 +1,33 @@
-"""The result of a non-preemptive run (FL24): the schedule and its metrics."""
+"""The result of a non-preemptive run (FL24): the schedule and its metrics.
+
+A :class:`~policies.result.RunResult` (the run contract): ``to_frame("jobs")`` has one
+row per job (a non-preemptive schedule has no steps of its own).
+"""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from policies.invariants import InvariantReport
+from policies.result import RunResult
 from theory.fractional_flowtime import check_k
 from theory.job_sets import JobSet, Machines
 
 __all__ = ["NonPreemptiveResult"]
 
 
-@dataclass(frozen=True, eq=False)
-class NonPreemptiveResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class NonPreemptiveResult(RunResult):
     """A finished schedule: per job (input order) ``start`` S_j, ``machine``, ``decided``
     (the decision time at which it was placed; S_j >= decided >= r_j), and the metrics
     of FL24 Sec. 7: AWCT (1/N) sum_j w_j C_j, makespan, queueing delays S_j - r_j."""
+
+    family: ClassVar[str] = "fl24-nonpreemptive"
+    frames: ClassVar[tuple[str, ...]] = ("jobs",)
 
     policy: str
     jobs: JobSet
@@ -32,6 +40,7 @@ class NonPreemptiveResult:
     params: dict[str, Any] = field(default_factory=dict)
     extra: dict[str, Any] = field(default_factory=dict)
     invariants: InvariantReport | None = None
+    seed: Any = None  # the policies are deterministic
 
     @property
     def completion(self) -> np.ndarray:
@@ -61,10 +70,6 @@ class NonPreemptiveResult:
     def flowtime(self) -> np.ndarray:
         return self.completion - self.jobs.arrival
 
-    @property
-    def invariants_ok(self) -> bool:
-        return self.invariants is None or self.invariants.ok
-
     def flowtime_lk(self, k: float | None = None) -> float:
         """(sum_j F_j^k)^(1/k) of the flowtimes F_j = C_j - r_j (``k``: the run's)."""
         kk = self.k if k is None else check_k(k)
@@ -76,11 +81,11 @@ class NonPreemptiveResult:
         top = float(np.max(f))  # F^k overflows: factor out the largest flowtime
         return top * float(np.sum((f / top) ** kk)) ** (1.0 / kk)
 
-    def summary(self) -> dict[str, Any]:
-        """DESIGN.md's keys for ``packsched schedule`` plus FL24's metrics."""
+    def family_summary(self) -> dict[str, Any]:
+        """The keys of ``packsched schedule`` plus FL24's metrics."""
         d = self.queueing_delay
         return {
-            "policy": self.policy, "jobs": self.jobs.n, "machines": self.machines.m,
+            "jobs": self.jobs.n, "machines": self.machines.m,
             "k": self.k, "completion": self.completion.tolist(),
             "start": self.start.tolist(), "machine": self.machine.tolist(),
             "flowtime_lk": self.flowtime_lk(),
@@ -88,12 +93,17 @@ class NonPreemptiveResult:
             "makespan": self.makespan, "mean_queueing_delay": float(d.mean()),
             "share_not_delayed": float(np.mean(d <= 0)),
             "preemptions": 0, "migrations": 0,
-            "invariants_ok": self.invariants_ok,
-            "invariants": None if self.invariants is None else self.invariants.as_dict(),
-            "params": dict(self.params), "seconds": self.seconds,
         }
 
-    def __repr__(self) -> str:
-        return (f"NonPreemptiveResult({self.policy}, {self.jobs.n} jobs on "
-                f"{self.machines.m} machine(s), AWCT {self.awct:.6g}, makespan "
-                f"{self.makespan:.6g}, invariants {'ok' if self.invariants_ok else 'VIOLATED'})")
+    def frame_columns(self, kind: str) -> dict[str, Any]:
+        """``jobs``: id, arrival, processing, weight, machine, decided, start,
+        completion, queueing_delay, flowtime."""
+        j = self.jobs
+        return {"id": j.ids, "arrival": j.arrival, "processing": j.processing,
+                "weight": j.weight, "machine": self.machine, "decided": self.decided,
+                "start": self.start, "completion": self.completion,
+                "queueing_delay": self.queueing_delay, "flowtime": self.flowtime}
+
+    def headline(self) -> str:
+        return (f"{self.jobs.n} jobs on {self.machines.m} machine(s), AWCT {self.awct:.6g}, "
+                f"makespan {self.makespan:.6g}")

@@ -122,7 +122,7 @@ def _check_size(jobs: JobSet, machines: Machines, max_slots: int | None,
 def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
                  k: float = 2, memory: bool | None = None, max_slots: int | None = None,
                  after: np.ndarray | None = None, declared: object = None,
-                 memory_budget: float = MEMORY_BUDGET) -> ScheduleResult:
+                 memory_budget: float = MEMORY_BUDGET, check: bool = True) -> ScheduleResult:
     """Run ``policy`` on a finite job set until every job completes (XLL21 II-A).
 
     ``memory``: model memory (demand_1 against capacity_1, z of eq. (4c)); default:
@@ -144,7 +144,9 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     than :data:`MAX_SLOTS` slots (:func:`busy_slots_lower_bound`) while ``max_slots``
     is left out, is refused before it starts; slots in which no job is present are
     skipped, not stepped through. A run that reaches ``max_slots`` returns with
-    ``status == "stopped"`` and its unfinished jobs without completion.
+    ``status == "stopped"`` and its unfinished jobs without completion. ``check``:
+    rebuild the invariants from the record (:func:`policies.invariants.check_preemptive_run`;
+    without it ``invariants`` is None).
     """
     require_family(policy, "xll21-preemptive", "policies.make_policy('ocorp') or a "
                    "policies.preemptive.PreemptivePolicy subclass")
@@ -152,6 +154,8 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     if not isinstance(jobs, JobSet) or not isinstance(machines, Machines):
         raise TypeError("jobs must be a theory.JobSet and machines a theory.Machines")
     kf = check_k(k)
+    if not isinstance(check, bool | np.bool_):
+        raise TypeError(f"check must be True or False, got {check!r}")
     _check_arguments(memory, max_slots, memory_budget)
     require_integers(jobs, machines)
     require_resources(jobs, machines, 2, model="XLL21 (cores demand_0, memory demand_1)",
@@ -296,7 +300,8 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
         record=(_cat(rec_job), _cat(rec_machine), _cat(rec_cores), _cat(rec_slot)),
         unfinished_work=_dense_steps(work_steps, t, memory_budget), seconds=seconds,
         slots=t, stop_reason=reason, after=pred if after is not None else None,
-        declared=dec if declared is not None else None)
+        declared=dec if declared is not None else None, check=check,
+        params={**policy.parameters(), "engine": "python"})
 
 
 def _dense_steps(steps: list[tuple[int, int]], slots: int, memory_budget: float

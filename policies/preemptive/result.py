@@ -1,20 +1,26 @@
-"""The result of an XLL21-family run: per-job metrics, series over slots, the record."""
+"""The result of an XLL21-family run: per-job metrics, series over slots, the record.
+
+A :class:`~policies.result.RunResult` (the run contract): ``to_frame("jobs")`` (default)
+has one row per job, ``to_frame("steps")`` one per slot.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
 import numpy as np
 
+from policies.invariants import InvariantReport, check_preemptive_run
+from policies.result import RunResult
 from theory.fractional_flowtime import lk_norm
 from theory.job_sets import JobSet, Machines
 
 __all__ = ["ScheduleResult"]
 
 
-@dataclass(frozen=True, eq=False)
-class ScheduleResult:
+@dataclass(frozen=True, eq=False, repr=False)
+class ScheduleResult(RunResult):
     """One run of a preemptive policy on a finite job set (XLL21 II-A, Sec. VI metrics).
 
     ``status`` is ``"finished"`` when every job completed, else ``"stopped"`` with
@@ -32,6 +38,9 @@ class ScheduleResult:
     max(T + 1, a_j + p_j) or later, and its fractional flowtime only grows).
     """
 
+    family: ClassVar[str] = "xll21-preemptive"
+    frames: ClassVar[tuple[str, ...]] = ("jobs", "steps")
+
     policy: str
     k: float
     memory: bool
@@ -48,24 +57,20 @@ class ScheduleResult:
     stop_reason: str | None
     after: np.ndarray | None = None
     declared: np.ndarray | None = None
-    invariants: dict[str, Any] = field(default_factory=dict)
+    invariants: InvariantReport | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    seed: Any = None  # the policies are deterministic
 
     @classmethod
-    def build(cls, **kw: Any) -> ScheduleResult:
-        from policies.invariants import check_preemptive_run
-
+    def build(cls, *, check: bool = True, **kw: Any) -> ScheduleResult:
+        """The result of a run, with its invariants checked from the record
+        (:func:`policies.invariants.check_preemptive_run`) unless ``check`` is False."""
         res = cls(**kw)
-        object.__setattr__(res, "invariants", check_preemptive_run(res))
-        return res
+        return replace(res, invariants=check_preemptive_run(res)) if check else res
 
     @property
     def stopped(self) -> bool:
         return self.stop_reason is not None
-
-    @property
-    def status(self) -> str:
-        """``"finished"`` (every job completed) or ``"stopped"`` (see ``stop_reason``)."""
-        return "stopped" if self.stopped else "finished"
 
     @property
     def finished(self) -> np.ndarray:
@@ -85,10 +90,6 @@ class ScheduleResult:
     def makespan(self) -> int | None:
         """max_j c_j, or None when the run stopped with jobs unfinished."""
         return None if self.stopped else int(self.completion.max())
-
-    @property
-    def invariants_ok(self) -> bool:
-        return bool(self.invariants.get("ok", False))
 
     def _completion_bound(self) -> np.ndarray:
         """c_j, and max(T + 1, a_j + p_j) (a lower bound) for the jobs unfinished after
@@ -128,39 +129,28 @@ class ScheduleResult:
         np.add.at(y, (job, slot - 1), cores)
         return y / self.jobs.demand[:, [0]]
 
-    def jobs_frame(self):  # noqa: ANN201 - pandas is optional
-        """Per-job tidy DataFrame (needs pandas): id, arrival, processing, cores,
-        completion, flowtime, fractional, waiting, preemptions, migrations."""
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("jobs_frame needs pandas: pip install pandas") from e
-        return pd.DataFrame({
-            "id": self.jobs.ids, "arrival": self.jobs.arrival,
-            "processing": self.jobs.processing, "cores": self.jobs.demand[:, 0],
-            "completion": self.completion, "flowtime": self.flowtime,
-            "fractional": self.fractional, "waiting": self.waiting,
-            "preemptions": self.preemptions, "migrations": self.migrations})
+    def frame_columns(self, kind: str) -> dict[str, Any]:
+        """``jobs``: id, arrival, processing, cores, completion, flowtime, fractional,
+        waiting, preemptions, migrations; ``steps``: slot, unfinished_work, flowtime_lk
+        (of the jobs completed by then)."""
+        if kind == "steps":
+            return {"slot": np.arange(1, self.slots + 1),
+                    "unfinished_work": self.unfinished_work[:self.slots],
+                    "flowtime_lk": self.flowtime_lk_series()}
+        return {"id": self.jobs.ids, "arrival": self.jobs.arrival,
+                "processing": self.jobs.processing, "cores": self.jobs.demand[:, 0],
+                "completion": self.completion, "flowtime": self.flowtime,
+                "fractional": self.fractional, "waiting": self.waiting,
+                "preemptions": self.preemptions, "migrations": self.migrations}
 
-    def slots_frame(self):  # noqa: ANN201 - pandas is optional
-        """Per-slot tidy DataFrame (needs pandas): slot, unfinished_work, flowtime_lk."""
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("slots_frame needs pandas: pip install pandas") from e
-        return pd.DataFrame({"slot": np.arange(1, self.slots + 1),
-                             "unfinished_work": self.unfinished_work[:self.slots],
-                             "flowtime_lk": self.flowtime_lk_series()})
-
-    def summary(self) -> dict[str, Any]:
-        """DESIGN.md's keys for ``packsched schedule``; objectives over unfinished jobs
-        are None, with their ``*_lower`` bounds beside them."""
+    def family_summary(self) -> dict[str, Any]:
+        """The keys of ``packsched schedule``; objectives over unfinished jobs are None,
+        with their ``*_lower`` bounds beside them."""
         w = self.jobs.weight
         bound = self._completion_bound()
         return {
-            "policy": self.policy, "jobs": self.jobs.n, "machines": self.machines.m,
-            "k": self.k, "memory": self.memory,
-            "status": self.status, "stop_reason": self.stop_reason,
+            "jobs": self.jobs.n, "machines": self.machines.m, "k": self.k,
+            "memory": self.memory,
             "finished": int(self.finished.sum()),
             "unfinished": int((~self.finished).sum()),
             "completion": [int(c) if np.isfinite(c) else None for c in self.completion],
@@ -174,14 +164,12 @@ class ScheduleResult:
             "makespan_lower": int(bound.max()),
             "preemptions": int(self.preemptions.sum()),
             "migrations": int(self.migrations.sum()),
-            "invariants_ok": self.invariants_ok, "invariants": self.invariants,
-            "slots": self.slots, "seconds": self.seconds,
+            "slots": self.slots,
         }
 
-    def __repr__(self) -> str:
-        what = (f"l_{self.k:g} flowtime {self.flowtime_lk():.6g}, makespan {self.makespan}"
-                if not self.stopped else
-                f"STOPPED after {self.slots} slots, {int((~self.finished).sum())} job(s) "
-                f"unfinished")
-        return (f"ScheduleResult({self.policy}, {self.jobs.n} jobs, {what}, "
-                f"invariants {'ok' if self.invariants_ok else 'VIOLATED'})")
+    def headline(self) -> str:
+        if self.stopped:
+            return (f"{self.jobs.n} jobs, after {self.slots} slots "
+                    f"{int((~self.finished).sum())} unfinished")
+        return (f"{self.jobs.n} jobs, l_{self.k:g} flowtime {self.flowtime_lk():.6g}, "
+                f"makespan {self.makespan}")

@@ -17,7 +17,6 @@ import time
 
 import numpy as np
 
-from policies.cluster import Cluster
 from policies.footprint import check_run_memory
 from policies.invariants import check_slotted_run
 from policies.policy import require_family
@@ -27,6 +26,7 @@ from policies.slotted.state import SlotState
 from policies.step_series import StepSeries
 from policies.workload import Workload
 from theory.budgets import MEMORY_BUDGET
+from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL
 
 __all__ = ["simulate"]
@@ -36,7 +36,7 @@ def _inputs(workload: Workload, cluster: Cluster, slots: int | None):
     if not isinstance(workload, Workload):
         raise TypeError("workload must be a policies.workload.Workload")
     if not isinstance(cluster, Cluster):
-        raise TypeError("cluster must be a policies.cluster.Cluster")
+        raise TypeError("cluster must be a theory.Cluster (policies.Cluster)")
     if not workload.slotted:
         raise ValueError("the PG21 model needs integer arrival slots and service slots")
     T = int(workload.horizon) if slots is None else slots

@@ -1,19 +1,21 @@
-"""The result of a simulation: time series, per-job and per-server metrics, summary.
+"""The result of a PG21 slotted run: time series, per-job and per-server metrics.
 
-One format for every model family (DESIGN.md): arrays, a JSON-ready summary with the
-CLI keys (``verdict``, ``mean_queue``, ``mean_queued_resource``, ``final_queue``,
-``jobs``, ``seconds``, ``invariants_ok``), and a tidy per-slot DataFrame on request.
+A :class:`~policies.result.RunResult` (the run contract): its summary adds the CLI keys
+``verdict``, ``mean_queue``, ``mean_queued_resource``, ``final_queue``, ``jobs`` to the
+common ones; ``to_frame("steps")`` (default) has one row per slot, ``to_frame("jobs")``
+one per job.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from policies.invariants import InvariantReport
+from policies.result import RunResult
 from policies.stability import StabilityVerdict, judge_stability
 from policies.step_series import StepSeries
 
@@ -23,9 +25,9 @@ __all__ = ["SimulationResult", "MIN_JUDGED_SLOTS"]
 MIN_JUDGED_SLOTS = 40
 
 
-@dataclass(frozen=True, eq=False)
-class SimulationResult:
-    """A finished run.
+@dataclass(frozen=True, eq=False, repr=False)
+class SimulationResult(RunResult):
+    """A finished PG21 run.
 
     Series (measured after scheduling in each slot): ``queue_length`` (jobs waiting,
     PG21's Q(t+1)), ``queued_resource`` (their total size) and ``busy_resource`` (total
@@ -37,6 +39,9 @@ class SimulationResult:
     with load >= capacity / 2, PG21 Lemma 1). Time averages skip the first ``warmup``
     slots.
     """
+
+    family: ClassVar[str] = "pg21-slotted"
+    frames: ClassVar[tuple[str, ...]] = ("steps", "jobs")
 
     policy: str
     slots: int
@@ -54,6 +59,7 @@ class SimulationResult:
     invariants: InvariantReport | None = None
     params: dict[str, Any] = field(default_factory=dict)
     departures: int | None = None  # jobs that left after the warm-up, within the run
+    seed: Any = None  # the policies are deterministic: the workload has the seed
 
     @cached_property
     def queue_length(self) -> np.ndarray:
@@ -97,10 +103,6 @@ class SimulationResult:
     def final_queue(self) -> int:
         return int(self.queue_length_steps.last) if self.slots else 0
 
-    @property
-    def invariants_ok(self) -> bool | None:
-        return None if self.invariants is None else self.invariants.ok
-
     @cached_property
     def stability(self) -> StabilityVerdict | None:
         """The toolkit's stability verdict on the queued resource (policies.stability).
@@ -139,11 +141,10 @@ class SimulationResult:
         st = self.stability
         return "inconclusive" if st is None or self.verdict_reason else st.verdict
 
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready summary with the keys of the CLI contract (DESIGN.md)."""
+    def family_summary(self) -> dict[str, Any]:
+        """The PG21 keys of :meth:`summary` (the CLI contract)."""
         w = self.waiting_times
         return {
-            "policy": self.policy,
             "verdict": self.verdict,
             "verdict_reason": self.verdict_reason,
             "mean_queue": self.mean_queue,
@@ -156,21 +157,21 @@ class SimulationResult:
             "min_half_full_fraction": float(self.half_full_fraction.min()),
             "slots": self.slots,
             "warmup": self.warmup,
-            "seconds": self.seconds,
-            "invariants_ok": self.invariants_ok,
-            "invariant_violations": [] if self.invariants is None
-            else list(self.invariants.violations),
             "stability": None if self.stability is None else self.stability.as_dict(),
-            "params": dict(self.params),
         }
 
-    def to_frame(self):  # noqa: ANN201 - pandas is optional
-        """Per-slot tidy DataFrame (needs pandas): slot, queue_length, queued_resource, busy."""
-        try:
-            import pandas as pd
-        except ImportError as e:  # pragma: no cover - depends on the environment
-            raise ImportError("to_frame needs pandas: pip install pandas") from e
-        return pd.DataFrame({
-            "slot": np.arange(self.slots), "queue_length": self.queue_length,
-            "queued_resource": self.queued_resource, "busy_resource": self.busy_resource,
-        })
+    def frame_columns(self, kind: str) -> dict[str, Any]:
+        """``steps``: slot, queue_length, queued_resource, busy_resource; ``jobs``: job,
+        arrival, start, server (-1: not started), wait (NaN: not started)."""
+        if kind == "steps":
+            return {"slot": np.arange(self.slots), "queue_length": self.queue_length,
+                    "queued_resource": self.queued_resource,
+                    "busy_resource": self.busy_resource}
+        started = self.start >= 0
+        return {"job": np.arange(self.arrival.shape[0]), "arrival": self.arrival,
+                "start": self.start, "server": self.server,
+                "wait": np.where(started, self.start - self.arrival, np.nan)}
+
+    def headline(self) -> str:
+        return (f"{self.slots} slots, {self.jobs} jobs, {self.verdict}, mean queue "
+                f"{self.mean_queue:.4g}")

@@ -45,13 +45,14 @@ def test_smallest_points_write_rows_with_a_consistent_split(tmp_path, capsys):
 def test_instrumentation_is_removed_afterwards():
     import capacity._lp_highs as lp_highs
     import capacity.configuration_lp as configuration_lp
+    import capacity.configuration_solver as configuration_solver
 
-    solve, dp, cert = (lp_highs.MasterLP.solve, configuration_lp.knapsack_dp,
+    solve, dp, cert = (lp_highs.MasterLP.solve, configuration_solver.knapsack_dp,
                        configuration_lp.certify)
     with bench.instrumented(bench.Split()):
-        assert configuration_lp.knapsack_dp is not dp
+        assert configuration_solver.knapsack_dp is not dp
     assert lp_highs.MasterLP.solve is solve
-    assert configuration_lp.knapsack_dp is dp and configuration_lp.certify is cert
+    assert configuration_solver.knapsack_dp is dp and configuration_lp.certify is cert
 
 
 @pytest.mark.parametrize("argv", [["--repeats", "0"], ["--repeats", "-1"],

@@ -8,7 +8,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-import capacity.configuration_lp as clp
+import capacity.configuration_solver as solver
 from capacity._lp_highs import MasterLP
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 
@@ -27,8 +27,8 @@ def test_an_eager_pool_reaches_the_enumerated_optimum(seed, monkeypatch):
     answer still equals full enumeration to 1e-9, certified."""
     lp = instance(seed)
     ref = solve_configuration_lp(lp, method="enumerate")
-    monkeypatch.setattr(clp, "_POOL_FACTOR", 0)
-    monkeypatch.setattr(clp, "_POOL_AGE", 1)
+    monkeypatch.setattr(solver, "_POOL_FACTOR", 0)
+    monkeypatch.setattr(solver, "_POOL_AGE", 1)
     removed = []
     real = MasterLP.remove_columns
 

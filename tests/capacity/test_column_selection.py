@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-import capacity.configuration_lp as clp
+import capacity.configuration_solver as solver
 from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 
 
@@ -19,12 +19,12 @@ def test_disjoint_columns_come_first():
     a = np.array([1, 1, 0, 0])
     b = np.array([0, 2, 1, 0])
     c = np.array([0, 0, 0, 3])
-    assert [k.tolist() for k in clp._disjoint_first([a, b, c], 2)] == [a.tolist(),
+    assert [k.tolist() for k in solver._disjoint_first([a, b, c], 2)] == [a.tolist(),
                                                                          c.tolist()]
-    assert [k.tolist() for k in clp._disjoint_first([a, b, c], 5)] == [
+    assert [k.tolist() for k in solver._disjoint_first([a, b, c], 5)] == [
         a.tolist(), c.tolist(), b.tolist()]
-    assert clp._disjoint_first([], 3) == []
-    assert len(clp._disjoint_first([a], 0)) == 0
+    assert solver._disjoint_first([], 3) == []
+    assert len(solver._disjoint_first([a], 0)) == 0
 
 
 def bin_packing_instance(seed: int) -> ConfigurationLP:
@@ -45,14 +45,14 @@ def test_disjoint_first_agrees_with_the_plain_choice(seed, monkeypatch):
 
     def always(self, cols, limit):
         chosen.append(len(cols))
-        return clp._disjoint_first(cols, limit)
+        return solver._disjoint_first(cols, limit)
 
     with monkeypatch.context() as m:
-        m.setattr(clp._Pricer, "candidates", lambda self, limit: len(self.W))
-        m.setattr(clp._Pricer, "choose", always)
+        m.setattr(solver._Pricer, "candidates", lambda self, limit: len(self.W))
+        m.setattr(solver._Pricer, "choose", always)
         fast = solve_configuration_lp(lp, method="column-generation")
     assert chosen
-    monkeypatch.setattr(clp, "_disjoint_first", lambda cols, limit: cols[:limit])
+    monkeypatch.setattr(solver, "_disjoint_first", lambda cols, limit: cols[:limit])
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
@@ -67,7 +67,7 @@ def test_sizes_to_four_significant_digits_are_priced_exactly():
     lp = ConfigurationLP.build(sizes, [F(1), F(2), F(3), F(1), F(2)], [(1, 1)])
     W, C, integral = lp.pricing_data()
     assert integral and C[0, 0] == 10**7
-    pricer = clp._Pricer(W, C[0], integral)
+    pricer = solver._Pricer(W, C[0], integral)
     assert pricer.grid_exact
     ref = solve_configuration_lp(lp, method="enumerate")
     cg = solve_configuration_lp(lp, method="column-generation")
@@ -80,12 +80,12 @@ def test_smoothing_weight_follows_the_subgradient():
     the weight stays in [0, 1)."""
     down, up = np.array([-1.0, 0.0]), np.array([1.0, 0.0])
     towards = np.array([1.0, 0.0])
-    assert clp._next_weight(0.5, down, towards) == pytest.approx(0.4)
-    assert clp._next_weight(0.05, down, towards) == 0.0
-    assert clp._next_weight(0.5, up, towards) == pytest.approx(0.55)
+    assert solver._next_weight(0.5, down, towards) == pytest.approx(0.4)
+    assert solver._next_weight(0.05, down, towards) == 0.0
+    assert solver._next_weight(0.5, up, towards) == pytest.approx(0.55)
     w = 0.5
     for _ in range(200):
-        w = clp._next_weight(w, up, towards)
+        w = solver._next_weight(w, up, towards)
     assert 0.99 < w < 1.0
 
 
@@ -96,17 +96,17 @@ def test_adaptive_smoothing_agrees_with_the_fixed_weight(seed, monkeypatch):
     to 1e-9."""
     lp = bin_packing_instance(seed)
     calls = []
-    rule = clp._next_weight
+    rule = solver._next_weight
 
     def spy(weight, subgradient, towards):
         calls.append(weight)
         return rule(weight, subgradient, towards)
 
     with monkeypatch.context() as m:
-        m.setattr(clp._Pricer, "adapts_smoothing", True)  # short columns do not adapt
-        m.setattr(clp, "_next_weight", spy)
+        m.setattr(solver._Pricer, "adapts_smoothing", True)  # short columns do not adapt
+        m.setattr(solver, "_next_weight", spy)
         adaptive = solve_configuration_lp(lp, method="column-generation")
-    monkeypatch.setattr(clp, "_ADAPTIVE", False)
+    monkeypatch.setattr(solver, "_ADAPTIVE", False)
     fixed = solve_configuration_lp(lp, method="column-generation")
     assert adaptive.certified and fixed.certified
     assert float(adaptive.value) == pytest.approx(float(fixed.value), rel=1e-9)
@@ -125,7 +125,7 @@ def test_full_columns_agree_with_the_best_within_capacity(seed, monkeypatch):
                                max_copies=bounds)
     W, C, _ = lp.pricing_data()
     full = []
-    real = clp.knapsack_dp
+    real = solver.knapsack_dp
 
     def spy(*args, **kw):
         res = real(*args, **kw)
@@ -134,10 +134,10 @@ def test_full_columns_agree_with_the_best_within_capacity(seed, monkeypatch):
         return res
 
     with monkeypatch.context() as m:
-        m.setattr(clp, "knapsack_dp", spy)
+        m.setattr(solver, "knapsack_dp", spy)
         fast = solve_configuration_lp(lp, method="column-generation")
     assert any(full)
-    monkeypatch.setattr(clp, "_FULL_COLUMNS", False)
+    monkeypatch.setattr(solver, "_FULL_COLUMNS", False)
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
@@ -158,14 +158,14 @@ def test_few_columns_for_long_configurations_on_a_small_table():
     number."""
     lp = small_sizes_instance(0)
     W, C, integral = lp.pricing_data()
-    pricer = clp._Pricer(W, C[0], integral)
+    pricer = solver._Pricer(W, C[0], integral)
     assert not pricer.short_columns and pricer.table_cells is not None
-    usual = clp._columns_per_round(lp.T)
-    assert clp._columns_per_round(lp.T, [pricer]) == min(usual, clp._FEW_COLUMNS)
+    usual = solver._columns_per_round(lp.T)
+    assert solver._columns_per_round(lp.T, [pricer]) == min(usual, solver._FEW_COLUMNS)
     short = bin_packing_instance(0)
     W2, C2, integral2 = short.pricing_data()
-    assert clp._columns_per_round(short.T, [clp._Pricer(W2, C2[0], integral2)]) == \
-        clp._columns_per_round(short.T)
+    assert solver._columns_per_round(short.T, [solver._Pricer(W2, C2[0], integral2)]) == \
+        solver._columns_per_round(short.T)
 
 
 @pytest.mark.parametrize("seed", range(10))
@@ -174,11 +174,11 @@ def test_few_columns_a_round_agree_with_the_usual_number(seed, monkeypatch):
     usual number (the reference): both certified, equal to 1e-9."""
     lp = small_sizes_instance(seed)
     W, C, integral = lp.pricing_data()
-    usual = clp._columns_per_round(lp.T)
+    usual = solver._columns_per_round(lp.T)
     # the two paths differ: the rule cuts this LP's columns a round
-    assert clp._columns_per_round(lp.T, [clp._Pricer(W, C[0], integral)]) < usual
+    assert solver._columns_per_round(lp.T, [solver._Pricer(W, C[0], integral)]) < usual
     fast = solve_configuration_lp(lp, method="column-generation")
-    monkeypatch.setattr(clp, "_columns_per_round", lambda T, pricers=(): usual)
+    monkeypatch.setattr(solver, "_columns_per_round", lambda T, pricers=(): usual)
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)
@@ -200,17 +200,17 @@ def test_small_pool_for_short_configurations_agrees_with_the_large_one(seed, mon
     equal to 1e-9."""
     lp = bounded_bin_packing_instance(seed)
     removed = []
-    remove = clp.MasterLP.remove_columns
+    remove = solver.MasterLP.remove_columns
 
     def counting(self, which):
         removed.append(len(which))
         remove(self, which)
 
     with monkeypatch.context() as m:
-        m.setattr(clp.MasterLP, "remove_columns", counting)
+        m.setattr(solver.MasterLP, "remove_columns", counting)
         fast = solve_configuration_lp(lp, method="column-generation")
     assert sum(removed) > 0
-    monkeypatch.setattr(clp, "_SHORT_POOL", (clp._POOL_FACTOR, clp._POOL_AGE))
+    monkeypatch.setattr(solver, "_SHORT_POOL", (solver._POOL_FACTOR, solver._POOL_AGE))
     ref = solve_configuration_lp(lp, method="column-generation")
     assert fast.certified and ref.certified
     assert float(fast.value) == pytest.approx(float(ref.value), rel=1e-9)

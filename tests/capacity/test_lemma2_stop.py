@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-import capacity.configuration_lp as configuration_lp
+import capacity.configuration_solver as configuration_solver
 import capacity.supportable_workload as supportable_workload
 from capacity import bin_packing_lp, rho_star
 from capacity.configuration_lp import ConfigurationLP, lemma2_bound, solve_configuration_lp
@@ -38,6 +38,24 @@ def test_lemma2_bound_is_the_mean_size_bound():
                                 [((1, 1), 2)])
     b2, r2 = lemma2_bound(lp2)
     assert (b2, r2) == (min(2 / (F(3, 8)), 2 / F(3, 20)), 0)
+
+
+def test_lemma2_is_written_once(monkeypatch):
+    """The LP's bound is theory.bounds' closed form on the LP's room and load (issue 40,
+    item 7): a change there reaches the solver's stop rule."""
+    import capacity.configuration_model as model
+    import theory.bounds
+
+    assert model.lemma2_by_resource is theory.bounds.lemma2_by_resource
+    seen = []
+    monkeypatch.setattr(model, "lemma2_by_resource",
+                        lambda room, load: seen.append((room, load)) or (F(7), 0))
+    lp = ConfigurationLP.build([(F(1, 2), F(1, 10)), (F(1, 4), F(1, 5))], [F(1, 2)] * 2,
+                               [((1, 1), 2), ((F(1, 2), 1), 3)])
+    assert lemma2_bound(lp) == (F(7), 0)
+    # room sum_c n_c C_cr and load sum_j d_j s_jr, exact
+    assert seen == [([2 * 1 + 3 * F(1, 2), F(5)], [F(3, 8), F(3, 20)])]
+    assert all(type(v) is F for v in seen[0][0] + seen[0][1])
 
 
 def test_stop_at_lemma2_agrees_with_enumeration():
@@ -79,7 +97,7 @@ def test_a_wrong_bound_stops_early_but_is_not_certified(monkeypatch):
     lp = ConfigurationLP.build([F(s, 1000) for s in types],
                                [F(ws.count(s), len(ws)) for s in types], [(1, 1)])
     true_bound, r = lemma2_bound(lp)
-    monkeypatch.setattr(configuration_lp, "lemma2_bound",
+    monkeypatch.setattr(configuration_solver, "lemma2_bound",
                         lambda lp: (true_bound * F(9, 10), r))
     res = solve_configuration_lp(lp)
     assert res.extra.get("stopped_at_lemma2")

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from capacity._lp_highs import MasterLP
-from capacity.configuration_lp import _dual_optimal_inequalities, _supply
+from capacity.configuration_solver import _dual_optimal_inequalities, _supply
 
 
 def random_master(seed: int):

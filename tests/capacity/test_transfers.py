@@ -10,13 +10,8 @@ import numpy as np
 import pytest
 
 from capacity._lp_highs import MasterLP
-from capacity.configuration_lp import (
-    ConfigurationLP,
-    _dual_optimal_inequalities,
-    _pure_mixture,
-    _supply,
-    solve_configuration_lp,
-)
+from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
+from capacity.configuration_solver import _dual_optimal_inequalities, _pure_mixture, _supply
 from capacity.result import MixtureTerm
 from theory.distributions import Uniform
 from theory.partitions import quantile_partition, type_probabilities
@@ -106,16 +101,16 @@ def test_an_optimum_found_with_transfers_in_use_is_certified_and_exact(seed):
 def test_the_seeds_above_reach_their_optimum_with_transfers_in_use(monkeypatch):
     """The test above is not vacuous: some of its optima use moves, and with the moves
     ignored (the master's pure columns as the mixture) the certificate refuses them."""
-    import capacity.configuration_lp as clp
+    import capacity.configuration_solver as solver
 
     used = []
-    real = clp._pure_mixture
-    monkeypatch.setattr(clp, "_pure_mixture",
+    real = solver._pure_mixture
+    monkeypatch.setattr(solver, "_pure_mixture",
                         lambda m, sol, *rest: used.append(1) or real(m, sol, *rest))
     for seed in range(6):
         solve_configuration_lp(small_lp(seed), method="column-generation")
     assert used
-    monkeypatch.setattr(clp, "_pure_mixture", pure_columns_only)
+    monkeypatch.setattr(solver, "_pure_mixture", pure_columns_only)
     assert not all(solve_configuration_lp(small_lp(seed), method="column-generation").certified
                    for seed in range(6))
 
@@ -221,10 +216,10 @@ def test_moves_that_cannot_be_carried_out_are_closed(monkeypatch):
     a master above the LP; the mixture carried out falls short, the moves are closed
     and column generation goes on to the LP's optimum, certified."""
     import capacity._lp_highs as lph
-    import capacity.configuration_lp as clp
+    import capacity.configuration_solver as solver
 
-    real = clp._dual_optimal_inequalities
-    monkeypatch.setattr(clp, "_dual_optimal_inequalities",
+    real = solver._dual_optimal_inequalities
+    monkeypatch.setattr(solver, "_dual_optimal_inequalities",
                         lambda sizes, copies=None, demand=None: real(sizes))
     closed = []
     close = lph.MasterLP.close_transfers
@@ -248,11 +243,11 @@ def test_warm_start_must_be_a_solved_lp():
 def test_the_bounded_seeds_above_use_moves(monkeypatch):
     """The agreement test above is not vacuous: on some of its instances the optimum is
     reached with moves in use under the copy bounds, and carried out within them."""
-    import capacity.configuration_lp as clp
+    import capacity.configuration_solver as solver
 
     used = []
-    real = clp._pure_mixture
-    monkeypatch.setattr(clp, "_pure_mixture",
+    real = solver._pure_mixture
+    monkeypatch.setattr(solver, "_pure_mixture",
                         lambda m, sol, s, most=None: used.append(most is not None)
                         or real(m, sol, s, most))
     for seed in range(30):

@@ -108,7 +108,7 @@ def test_a_numpy_integer_is_a_sample_count():
 @pytest.mark.parametrize("make, match", [
     (lambda: P.Cluster([["8"]]), r"^capacity must be .* got the entry '8'"),
     (lambda: P.Cluster([[True]]), r"^capacity must be .* got the entry True"),
-    (lambda: P.Cluster([[1.0, 2.0], [3.0]]), r"^capacity must be .* rows of equal length"),
+    (lambda: P.Cluster([[1.0, 2.0], [3.0]]), r"^capacity must be .*rows of equal length"),
     (lambda: P.Cluster([[0.0]]), r"^capacity must be positive and finite, got 0.0"),
     (lambda: P.JobTypes([["2"], [5.0]]), r"^sizes must be .* got the entry '2'"),
     (lambda: P.JobTypes([[2.0], [5.0]], service=5), r"^service must be a ServiceTime"),

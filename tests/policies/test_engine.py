@@ -416,7 +416,7 @@ def test_summary_without_check():
     r = simulate(BFJS(), CASE_A, ONE, check=False)
     s = r.summary()
     assert r.invariants is None and s["invariants_ok"] is None
-    assert s["invariant_violations"] == []
+    assert s["invariants"] is None and s["status"] == "finished" and s["schema"] == 1
     json.dumps(s, allow_nan=False)
 
 

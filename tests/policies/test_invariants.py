@@ -59,7 +59,8 @@ def test_correct_schedule_passes():
     assert rep.ok, rep.violations
     assert rep.violations == []
     assert rep.max_load_ratio == pytest.approx(1.0)  # 0.6 + 0.4 in slot 1
-    assert rep.as_dict() == {"ok": True, "violations": [], "max_load_ratio": rep.max_load_ratio}
+    assert rep.as_dict() == {"ok": True, "violations": [], "max_load_ratio": rep.max_load_ratio,
+                             "checked": ""}
 
 
 def test_queued_resource_is_optional():

@@ -74,7 +74,7 @@ def test_invariant_checker_catches_a_tampered_record():
     for tampered in ((job, machine, cores * 2, slot), (job, machine, cores, slot + 1),
                      (job, machine, cores, slot - 1), (job[1:], machine[1:], cores[1:], slot[1:])):
         bad = dataclasses.replace(r, record=tampered)
-        assert not check_preemptive_run(bad)["ok"]
+        assert not check_preemptive_run(bad).ok
 
 
 class _Broken(PreemptivePolicy):
@@ -206,7 +206,7 @@ def test_mapreduce_reduce_phase_waits_for_its_map_phase():
     first_reduce = np.flatnonzero(job % 2 == 1)[0]
     moved[first_reduce] = r.completion[job[first_reduce] - 1]
     tampered = dataclasses.replace(r, record=(job, machine, cores, moved))
-    assert not check_preemptive_run(tampered)["ok"]
+    assert not check_preemptive_run(tampered).ok
 
 
 @pytest.mark.parametrize(("after", "words"), [
@@ -262,6 +262,6 @@ def test_ocorp_plus_completes_and_switches_less_with_alpha():
 def test_frames():
     pd = pytest.importorskip("pandas")
     r = run_schedule(Fair(), EXAMPLE1, ONE_MACHINE, k=1)
-    jobs, slots = r.jobs_frame(), r.slots_frame()
+    jobs, slots = r.to_frame("jobs"), r.to_frame("steps")
     assert isinstance(jobs, pd.DataFrame) and jobs["flowtime"].tolist() == [3, 5, 6]
     assert len(slots) == r.slots

@@ -12,6 +12,7 @@ from theory.bounds import (
     bfjs_guarantee,
     choose_J,
     lemma1_N1,
+    lemma2_by_resource,
     lower_from_upper_quantile,
     mean_size_bound,
     prop2_rho_star,
@@ -75,6 +76,23 @@ def test_lemma_2_and_thm_2_validation(L, mean, pattern):
     for f in (mean_size_bound, bfjs_guarantee):
         with pytest.raises(ValueError, match=pattern):
             f(L, mean)
+
+
+def test_lemma_2_by_resource_is_the_one_closed_form():
+    """room_r / load_r, the smallest over resources with load, the first on a tie; exact
+    for Fractions; mean_size_bound is it with room L C and load R-bar."""
+    assert lemma2_by_resource([F(2), F(2)], [F(3, 8), F(3, 20)]) == (F(16, 3), 0)
+    assert lemma2_by_resource([F(1), F(2)], [F(1, 2), F(1)]) == (F(2), 0)  # tie: first
+    assert lemma2_by_resource([F(1), F(3)], [F(0), F(1, 2)]) == (F(6), 1)  # no load in 0
+    assert lemma2_by_resource([F(1)], [F(0)]) is None
+    assert type(lemma2_by_resource([F(3)], [F(1, 7)])[0]) is F
+    assert lemma2_by_resource([3.0], [0.25]) == (12.0, 0)
+    with pytest.raises(ValueError):
+        lemma2_by_resource([F(1)], [F(1), F(1)])
+    d = Discrete([("0.1", "0.2"), ("0.3", "0")], ["1/4", "3/4"])
+    mean = d.mean()
+    assert mean_size_bound(3, d, ["1", "1/2"]) == lemma2_by_resource(
+        [3 * F(1), 3 * F(1, 2)], list(mean))[0]
 
 
 def test_number_of_servers_rejects_bool():

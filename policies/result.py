@@ -1,0 +1,111 @@
+"""The result every run returns, whatever its family (docs/design.md, "The run contract").
+
+:class:`RunResult` is the base of :class:`~policies.slotted.result.SimulationResult`
+(PG21), :class:`~policies.continuous.result.ContinuousResult` (PG18),
+:class:`~policies.preemptive.result.ScheduleResult` (XLL21) and
+:class:`~policies.nonpreemptive.result.NonPreemptiveResult` (FL24). Each has:
+
+* ``policy`` (its name), ``family``, ``params`` (the policy's parameters and the
+  engine), ``seed`` (of the run's own randomness; ``None`` for a deterministic policy:
+  the workload carries its own seed), ``seconds``;
+* ``status``: ``"finished"``, or ``"stopped"`` with ``stop_reason`` (a budget ended the
+  run before every job completed);
+* ``invariants``: an :class:`~policies.invariants.InvariantReport` rebuilt from the
+  run's record, or ``None`` when the run was made with ``check=False``;
+  ``invariants_ok`` is then ``None`` too (never ``True`` for an unchecked run);
+* ``summary()``: the keys above (with ``schema``, :data:`RESULT_SCHEMA`), then the
+  family's; ``to_dict()``: the summary, JSON-ready; ``to_frame(kind)``: a tidy pandas
+  DataFrame, one row per job (``"jobs"``) or per step of the run (``"steps"``);
+* a short ``repr``.
+
+Results are frozen dataclasses, built once, complete: the engines compute the
+invariant report before they build the result.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from policies.invariants import InvariantReport
+from theory.json_ready import json_ready
+
+__all__ = ["RunResult", "RESULT_SCHEMA"]
+
+#: version of the JSON shape of :meth:`RunResult.summary` (``schema`` key)
+RESULT_SCHEMA = 1
+
+
+class RunResult:
+    """Base of the four families' results (see the module docstring)."""
+
+    #: the model family (a key of :data:`policies.registry.FAMILIES`)
+    family: ClassVar[str] = ""
+    #: the tables :meth:`to_frame` builds, the default first
+    frames: ClassVar[tuple[str, ...]] = ("jobs",)
+
+    # every subclass defines these fields
+    policy: str
+    params: dict[str, Any]
+    seconds: float
+    seed: Any
+    invariants: InvariantReport | None
+
+    #: why the run stopped before every job completed (None: it did not)
+    stop_reason: str | None = None
+
+    @property
+    def status(self) -> str:
+        """``"finished"``, or ``"stopped"`` when a budget ended the run first."""
+        return "finished" if self.stop_reason is None else "stopped"
+
+    @property
+    def invariants_ok(self) -> bool | None:
+        """Whether the invariants hold; None when they were not checked."""
+        return None if self.invariants is None else self.invariants.ok
+
+    def summary(self) -> dict[str, Any]:
+        """The common keys, then the family's (:meth:`family_summary`)."""
+        common = {
+            "schema": RESULT_SCHEMA, "policy": self.policy, "family": self.family,
+            "status": self.status, "stop_reason": self.stop_reason, "seed": self.seed,
+            "seconds": self.seconds, "invariants_ok": self.invariants_ok,
+            "invariants": None if self.invariants is None else self.invariants.as_dict(),
+            "params": dict(self.params),
+        }
+        return {**common, **self.family_summary()}
+
+    def family_summary(self) -> dict[str, Any]:
+        """The family's own keys of :meth:`summary`."""
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        """:meth:`summary`, JSON-ready (:func:`theory.json_ready.json_ready`)."""
+        return json_ready(self.summary())
+
+    def to_frame(self, kind: str | None = None):  # noqa: ANN201 - pandas is optional
+        """A tidy DataFrame (needs pandas): ``kind`` one of :attr:`frames` (default the
+        first), one row per job or per step."""
+        kind = self.frames[0] if kind is None else kind
+        if kind not in self.frames:
+            raise ValueError(f"{type(self).__name__} has the frames "
+                             f"{', '.join(map(repr, self.frames))}, not {kind!r}")
+        try:
+            import pandas as pd
+        except ImportError as e:  # pragma: no cover - depends on the environment
+            raise ImportError("to_frame needs pandas: pip install pandas") from e
+        return pd.DataFrame(self.frame_columns(kind))
+
+    def frame_columns(self, kind: str) -> dict[str, Any]:
+        """The columns of the frame ``kind`` (one of :attr:`frames`)."""
+        raise NotImplementedError
+
+    def headline(self) -> str:
+        """The few numbers :meth:`__repr__` shows."""
+        return ""
+
+    def __repr__(self) -> str:
+        inv = ("unchecked" if self.invariants is None
+               else "ok" if self.invariants.ok else "VIOLATED")
+        what = self.headline()
+        return (f"{type(self).__name__}({self.policy}, {self.status}"
+                f"{', ' + what if what else ''}, invariants {inv})")

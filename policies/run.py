@@ -1,0 +1,145 @@
+"""One entry point for the four model families (docs/design.md, "The run contract").
+
+:func:`run` dispatches on the policy's ``family`` the way ``scipy.optimize.linprog``
+dispatches on ``method=``: to :func:`policies.simulate` (PG21),
+:func:`policies.simulate_continuous` (PG18), :func:`policies.preemptive.run_schedule`
+(XLL21) or :func:`policies.run_nonpreemptive` (FL24). Those four stay, as the families'
+documented engines; ``run`` adds one calling convention and one result contract
+(:class:`policies.result.RunResult`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from policies.policy import Policy
+from policies.result import RunResult
+from policies.workload import Workload
+from theory.cluster import Cluster
+from theory.job_sets import JobSet
+
+__all__ = ["run", "FAMILY_ENGINES"]
+
+
+def _slotted(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
+             check: bool, options: dict[str, Any]) -> RunResult:
+    from policies.slotted.engine import simulate
+
+    _deterministic(policy, seed, "the workload carries the seed of its arrivals")
+    return simulate(policy, _as_workload(workload), cluster, check=check, **options)
+
+
+def _continuous(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: Any,
+                check: bool, options: dict[str, Any]) -> RunResult:
+    from policies.continuous.engine import simulate_continuous
+
+    if isinstance(workload, JobSet) or workload.job_type is None:
+        raise ValueError("a PG18 run needs a workload with job types "
+                         "(policies.poisson_type_workload)")
+    if "types" not in options:
+        raise TypeError("a PG18 run needs types=policies.JobTypes(...): the demand "
+                        "vectors and service laws of the job types (PG18 Sec. II)")
+    rest = dict(options)
+    types = rest.pop("types")
+    return simulate_continuous(policy, workload, cluster, types,
+                               seed=0 if seed is None else seed, check=check, **rest)
+
+
+def _preemptive(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
+                check: bool, options: dict[str, Any]) -> RunResult:
+    from policies.preemptive.engine import run_schedule
+
+    _deterministic(policy, seed, "")
+    return run_schedule(policy, _as_job_set(workload), cluster, check=check, **options)
+
+
+def _nonpreemptive(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
+                   check: bool, options: dict[str, Any]) -> RunResult:
+    from policies.nonpreemptive.engine import run_nonpreemptive
+
+    _deterministic(policy, seed, "")
+    return run_nonpreemptive(policy, _as_job_set(workload), cluster, check=check, **options)
+
+
+#: family -> its engine (policy, workload, cluster, seed, check, options) -> result
+FAMILY_ENGINES: dict[str, Callable[..., RunResult]] = {
+    "pg21-slotted": _slotted,
+    "pg18-continuous": _continuous,
+    "xll21-preemptive": _preemptive,
+    "fl24-nonpreemptive": _nonpreemptive,
+}
+
+
+def _deterministic(policy: Policy, seed: object, why: str) -> None:
+    if seed is not None:
+        raise ValueError(f"{policy.name} is deterministic ({policy.family}): a seed would "
+                         f"change nothing{'; ' + why if why else ''}")
+
+
+def _as_workload(workload: Workload | JobSet) -> Workload:
+    return workload if isinstance(workload, Workload) else Workload.from_job_set(workload)
+
+
+def _as_job_set(workload: Workload | JobSet) -> JobSet:
+    return workload if isinstance(workload, JobSet) else workload.to_job_set()
+
+
+def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
+        seed: int | None = None, check: bool = True, **options: Any) -> RunResult:
+    """Run ``policy`` on ``workload`` and ``cluster``, whatever its model family.
+
+    Parameters
+    ----------
+    policy : a policy object (``policies.make_policy(name, ...)``, a built-in class or
+        your subclass of a family's base), or a registered name taking no parameters.
+    workload : a :class:`policies.Workload` (a law-generated stream) or a
+        :class:`theory.JobSet` (a finite job set); each family takes either, converted by
+        :meth:`Workload.from_job_set` / :meth:`Workload.to_job_set` (PG18 needs a
+        typed workload, :func:`policies.poisson_type_workload`).
+    cluster : a :class:`theory.Cluster` (identical, heterogeneous or vector-capacity
+        servers; ``theory.Machines`` is the same class).
+    seed : of the run's own randomness: PG18's clocks and sampling (default 0). The
+        other families' policies are deterministic and refuse a seed.
+    check : rebuild the invariants from the run's record (``result.invariants``);
+        with False, ``result.invariants`` is None.
+    **options : the family engine's keywords: ``slots``, ``warmup``, ``memory_budget``
+        (PG21); ``types`` (required), ``horizon``, ``warmup``, ``samples``, ``engine``,
+        ``max_ticks``, ``memory_budget`` (PG18); ``k``, ``memory``, ``max_slots``,
+        ``after``, ``declared``, ``memory_budget`` (XLL21); ``k``, ``engine`` (FL24).
+
+    Returns
+    -------
+    RunResult
+        The family's result (:class:`policies.result.RunResult`): ``status``,
+        ``invariants``, ``summary()``, ``to_frame(kind)``, ``to_dict()``.
+
+    Raises
+    ------
+    TypeError
+        ``policy`` is not a policy; a keyword the family's engine does not take.
+    ValueError
+        Inputs the family refuses (each engine validates its own).
+
+    Examples
+    --------
+    >>> import policies, theory
+    >>> jobs = theory.JobSet([0, 0, 1], [2, 1, 1], [[1], [1], [2]])
+    >>> r = policies.run("srpt", jobs, theory.Cluster([[2]]))
+    >>> r.family, r.status, r.invariants.ok, r.summary()["flowtime_lk"]
+    ('xll21-preemptive', 'finished', True, 3.0)
+    """
+    if isinstance(policy, str):
+        from policies.registry import make_policy
+
+        policy = make_policy(policy)
+    if not isinstance(policy, Policy) or policy.family not in FAMILY_ENGINES:
+        raise TypeError(f"policy must be a policy of one of the families "
+                        f"{', '.join(FAMILY_ENGINES)} (policies.make_policy(name)), got "
+                        f"{type(policy).__name__}")
+    if not isinstance(workload, Workload | JobSet):
+        raise TypeError(f"workload must be a policies.Workload or a theory.JobSet, got "
+                        f"{type(workload).__name__}")
+    if not isinstance(cluster, Cluster):
+        raise TypeError(f"cluster must be a theory.Cluster, got {type(cluster).__name__}")
+    return FAMILY_ENGINES[policy.family](policy, workload, cluster, seed, check, options)
