@@ -10,6 +10,12 @@ scipy, cvxpy).
 
 from __future__ import annotations
 
+try:  # first: a folder named like one of packsched's packages is refused by name
+    import theory.installation  # noqa: F401
+except ModuleNotFoundError as e:
+    raise ImportError(f"the folder {e.path or 'theory'} shadows packsched's package 'theory': "
+                      f"rename it, or work in another directory") from None
+
 from typing import TYPE_CHECKING
 
 from theory._lazy import lazy_exports

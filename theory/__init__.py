@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import theory.installation  # noqa: F401  (first: refuses a folder shadowing a package)
 from theory._lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
