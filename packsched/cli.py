@@ -11,7 +11,7 @@ Commands (``packsched COMMAND --help`` for each)::
     packsched schedule   run an XLL21 policy on a finite job set (jobs and cluster files)
     packsched optimum    the offline optimum of a small job set (XLL21 P1, P2)
 
-Each command only parses, calls the library and prints (DESIGN.md, "Contracts"); the
+Each command only parses, calls the library and prints (docs/design.md, "Contracts"); the
 argument types are in :mod:`packsched.arguments`, the output rules in
 :mod:`packsched.output`, and :func:`packsched.errors.report` turns every error into the
 one line ``packsched: error: ...`` with its exit status (0 ok, 1 a check violated, 2 bad

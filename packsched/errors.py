@@ -1,6 +1,6 @@
 """Errors of the CLI and how every library error becomes one line on stderr.
 
-Exit status (DESIGN.md, "Inputs, budgets and errors"): 0 success; 1 ``verify`` found a
+Exit status (docs/design.md, "Inputs, budgets and errors"): 0 success; 1 ``verify`` found a
 violated claim; 2 an error in the input or the usage (a bad flag, number, file, a budget
 refused); 3 the computation failed (a solver failure, a violated invariant, an internal
 error). Every error is one line, ``packsched: error: ...``.

@@ -1,6 +1,6 @@
 """The memory a slotted run needs, estimated from its inputs before anything is allocated.
 
-One estimate for every entry point (DESIGN.md, "Inputs, budgets and errors"): the
+One estimate for every entry point (docs/design.md, "Inputs, budgets and errors"): the
 workload generators call it before drawing arrivals, :func:`policies.simulate` before the
 kernel's arrays. Per job: the workload's arrays, the simulator's copies, the kernel's
 per-job state, the record of the queue (a step series: a few entries per job) and the

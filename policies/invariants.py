@@ -1,4 +1,4 @@
-"""Invariant checks on a finished run (DESIGN.md, "Simulation").
+"""Invariant checks on a finished run (docs/design.md, "Simulation").
 
 Checked from the run's record (start slot and server of every job), independently of
 the simulator's internal state:
@@ -331,7 +331,7 @@ def check_continuous_run(res: Any, types: Any, cluster: Any, service: np.ndarray
 
 def check_nonpreemptive_run(res: Any) -> InvariantReport:
     """FL24 Sec. 3, from the schedule alone (``policies.nonpreemptive`` result), never
-    sharing the engine's rounding (DESIGN.md, "Numbers and exactness"):
+    sharing the engine's rounding (docs/design.md, "Numbers and exactness"):
 
     * every job placed exactly once on a real machine;
     * r_j <= decided_j <= S_j (placed at a decision time after its release, never started

@@ -1,9 +1,9 @@
 """Which options a run of each policy accepts: one declaration, read by the CLI's
-``simulate`` and ``schedule`` (and meant for the sweep specs of DESIGN.md).
+``simulate`` and ``schedule`` (and for sweep specs).
 
-DESIGN.md ("Simulation"): "Which options a family accepts is declared once, and the
-CLI and sweep specs derive from that declaration: an option is either used or refused,
-never ignored." An option is accepted for a policy when it is
+Which options a family accepts is declared once, and the CLI and sweep specs derive
+from that declaration: an option is either used or refused, never ignored
+(docs/design.md, "Policies and options"). An option is accepted for a policy when it is
 
 * a run option of the policy's family (:data:`FAMILY_OPTIONS`: the workload, the
   cluster, the horizon, budgets), or

@@ -1,4 +1,4 @@
-"""Names of the built-in policies (DESIGN.md: lower-case, hyphenated) and a factory."""
+"""Names of the built-in policies (docs/design.md: lower-case, hyphenated) and a factory."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ __all__ = ["PolicyInfo", "POLICIES", "FAMILIES", "available_policies", "make_pol
            "policies_of", "slotted_parameters"]
 
 
-#: model families (DESIGN.md, "Simulation"); the policy name decides the family
+#: model families (docs/design.md, "Simulation"); the policy name decides the family
 FAMILIES = {
     "pg21-slotted": "PG21 slotted single-resource queueing (packsched simulate)",
     "xll21-preemptive": "XLL21 slotted preemptive scheduling of a finite job set "

@@ -1,4 +1,4 @@
-"""Seeds for simulations (DESIGN.md, "Randomness and reproducibility").
+"""Seeds for simulations (docs/design.md, "Randomness and reproducibility").
 
 Every stochastic function takes ``seed`` (an int, a ``numpy.random.Generator`` or
 ``None``); replications and sweep points draw independent streams from

@@ -2,7 +2,7 @@
 
 Each (point, replication) task gets its own child of ``SeedSequence(seed)`` (spawned
 in task order), so results are identical whether tasks run serially or in a process
-pool (DESIGN.md, "Randomness and reproducibility").
+pool (docs/design.md, "Randomness and reproducibility").
 """
 
 from __future__ import annotations

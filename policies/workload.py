@@ -1,7 +1,7 @@
 """The workload format shared by every simulator, and generators for it.
 
 A :class:`Workload` is a table of jobs in arrival order: arrival times, demand
-vectors, service amounts and weights (DESIGN.md, "Simulation"). Each model family
+vectors, service amounts and weights (docs/design.md, "Simulation"). Each model family
 reads the columns it needs:
 
 * PG21 slotted (Sec. II): integer arrival slots, scalar sizes, service in slots. A

@@ -1,4 +1,5 @@
-"""Budgets on work and memory that grow with the input (DESIGN.md, "Inputs, budgets").
+"""Budgets on work and memory that grow with the input (docs/design.md, "Inputs,
+budgets and errors").
 
 Every computation whose cost grows with its input (slots, jobs, servers,
 configurations, levels, grid points) estimates that cost *before* it allocates or

@@ -1,4 +1,4 @@
-"""Job and cluster CSV files of finite job sets (DESIGN.md, Contracts: job and cluster files).
+"""Job and cluster CSV files of finite job sets (docs/design.md, Contracts: job and cluster files).
 
 A *jobs file* holds one :class:`~theory.job_sets.JobSet`, a *cluster file* one
 :class:`~theory.job_sets.Machines`:
@@ -262,7 +262,7 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
 
 def read_jobs(path: PathLike, *, integers: bool = False,
               memory_budget: float = MEMORY_BUDGET) -> JobSet:
-    """Read a jobs file (DESIGN.md, Contracts: job and cluster files).
+    """Read a jobs file (docs/design.md, Contracts: job and cluster files).
 
     Header ``id,arrival,processing,weight,demand_0,...,demand_{R-1}`` (``weight`` may be
     left out: every weight is 1), one row per job. Blank lines and lines starting with
@@ -282,7 +282,7 @@ def read_jobs(path: PathLike, *, integers: bool = False,
 
 def read_cluster(path: PathLike, *, integers: bool = False,
                  memory_budget: float = MEMORY_BUDGET) -> Machines:
-    """Read a cluster file (DESIGN.md, Contracts: job and cluster files).
+    """Read a cluster file (docs/design.md, Contracts: job and cluster files).
 
     Header ``id,capacity_0,...,capacity_{R-1}``, one row per machine (XLL21 Sec. II-A:
     ``capacity_0`` cores C_i, ``capacity_1`` memory M_i). Blank lines and lines starting
@@ -338,7 +338,7 @@ def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool
                   memory_budget: float = MEMORY_BUDGET) -> tuple[JobSet, Machines]:
     """Read a jobs file and a cluster file and check they make one instance.
 
-    Both are read as :func:`read_jobs` and :func:`read_cluster` do (DESIGN.md, Contracts:
+    Both are read as :func:`read_jobs` and :func:`read_cluster` do (docs/design.md, Contracts:
     job and cluster files); then the two must have the same number R of resources (an
     error names both files), every job must fit some machine in every resource at once
     (:func:`theory.job_sets.check_fits`; an error starts ``{jobs file}:{line}:`` and
@@ -425,7 +425,7 @@ def _check_ids(ids: tuple[str, ...], path: PathLike, what: str) -> None:
 
 
 def write_jobs(jobs: JobSet, path: PathLike) -> Path:
-    """Write ``jobs`` as a jobs file (DESIGN.md, Contracts: job and cluster files).
+    """Write ``jobs`` as a jobs file (docs/design.md, Contracts: job and cluster files).
 
     Always with the ``weight`` column; numbers are written so that :func:`read_jobs`
     reads back exactly the same values and ids (integers as integers, e.g. XLL21
@@ -449,7 +449,7 @@ def write_jobs(jobs: JobSet, path: PathLike) -> Path:
 
 
 def write_cluster(machines: Machines, path: PathLike) -> Path:
-    """Write ``machines`` as a cluster file (DESIGN.md, Contracts: job and cluster files).
+    """Write ``machines`` as a cluster file (docs/design.md, Contracts: job and cluster files).
 
     Numbers and ids as :func:`write_jobs` writes them; returns the path.
     """

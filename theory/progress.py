@@ -1,4 +1,5 @@
-"""Progress lines on stderr for long but allowed work (DESIGN.md, "Inputs, budgets").
+"""Progress lines on stderr for long but allowed work (docs/design.md, "Inputs,
+budgets and errors").
 
 A :class:`Progress` stays silent for its first ``delay`` seconds, then writes one line
 every ``every`` seconds to stderr (never stdout: ``--json`` output stays clean) and a

@@ -20,7 +20,7 @@ from packsched.output import emit_json, fmt, stdout_to_stderr
 NAME = "schedule"
 
 EPILOG = """\
-files (DESIGN.md, "Contracts"):
+files (docs/design.md, "Contracts"):
   jobs     CSV, header id,arrival,processing,weight,demand_0[,demand_1,...]: XLL21 reads
            demand_0 as cores d_j and demand_1 as memory m_j, every field an integer;
            FL24 reads the demands as fractions of a machine (R resources)

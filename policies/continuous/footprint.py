@@ -1,6 +1,6 @@
 """The memory a PG18 continuous-time run needs, estimated before anything is allocated.
 
-DESIGN.md, "Inputs, budgets and errors": one estimate for the workload generator
+docs/design.md, "Inputs, budgets and errors": one estimate for the workload generator
 (:func:`policies.poisson_type_workload`, before it draws) and both engines
 (:func:`policies.simulate_continuous`, before the state and the kernel's arrays). What
 grows with the input:

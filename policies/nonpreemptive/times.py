@@ -1,4 +1,4 @@
-"""Where float64 resolves a non-preemptive schedule's times (DESIGN.md, "Numbers and
+"""Where float64 resolves a non-preemptive schedule's times (docs/design.md, "Numbers and
 exactness"; FL24 Sec. 3: job j runs on [S_j, C_j) with C_j = S_j + p_j).
 
 The engine computes times in float64. A start S_j is a release r_j, an earlier job's

@@ -1,4 +1,5 @@
-"""The ``packsched`` command line: the JSON contracts of DESIGN.md, exit codes, stdout purity."""
+"""The ``packsched`` command line: the JSON contracts of docs/design.md, exit codes,
+stdout purity."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``packsched simulate`` and ``packsched policies``: the JSON contract of DESIGN.md,
+"""``packsched simulate`` and ``packsched policies``: the JSON contract of docs/design.md,
 exit codes, and agreement with the library."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Hand-checked schedules on one or two servers; user policies written here in plain Python
 (BF-J/S and First-Fit) reproduce the compiled built-ins job by job; the summary contract
-(DESIGN.md keys, JSON-ready); input validation; per-server metrics on a hand case.
+(docs/design.md keys, JSON-ready); input validation; per-server metrics on a hand case.
 """
 
 from __future__ import annotations

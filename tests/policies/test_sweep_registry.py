@@ -1,5 +1,5 @@
 """The sweep runner (reproducible serially and in a process pool), seeding, and the
-policy registry (DESIGN.md names, factory defaults, clear errors)."""
+policy registry (docs/design.md names, factory defaults, clear errors)."""
 
 from __future__ import annotations
 

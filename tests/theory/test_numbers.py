@@ -1,6 +1,6 @@
 """theory.numbers: how sizes, capacities and probabilities are read and compared.
 
-DESIGN.md "Numbers and exactness": rationals (Fractions, ints, decimal strings) are
+docs/design.md "Numbers and exactness": rationals (Fractions, ints, decimal strings) are
 exact, floats stay floats and are compared with one documented tolerance; PG21 Prop. 2
 needs (1/2 - e) + (1/2 + e) to fit a unit server exactly.
 """
