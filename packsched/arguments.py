@@ -211,3 +211,27 @@ def check_policy_options(args: argparse.Namespace) -> dict[str, Any]:
     except ValueError as e:
         raise UsageError(str(e)) from None
     return given
+
+
+def route(args: argparse.Namespace, command: str,
+          runners: dict[str, Callable[[argparse.Namespace], int]]) -> int:
+    """Run ``args.policy`` with the runner of its family. The families a command runs,
+    and the command a family belongs to, come from the registry
+    (:data:`policies.registry.FAMILIES`): a policy of another command's family is refused
+    naming that command, a flag the policy would not read is refused
+    (:func:`check_policy_options`)."""
+    from policies.registry import FAMILIES, POLICIES, families_of, policies_of
+
+    if set(runners) != set(families_of(command)):  # pragma: no cover - a wiring error
+        raise RuntimeError(f"packsched {command} runs the families {families_of(command)} "
+                           f"but has runners for {sorted(runners)}")
+    info = POLICIES.get(args.policy)
+    known = ", ".join(p for f in families_of(command) for p in policies_of(f))
+    if info is None:
+        raise UsageError(f"unknown policy {args.policy!r}: --policy must be one of {known}")
+    if info.family not in runners:
+        raise UsageError(f"{args.policy} is a {info.family} policy: run it with packsched "
+                         f"{FAMILIES[info.family].command} (--policy here must be one of "
+                         f"{known})")
+    check_policy_options(args)
+    return runners[info.family](args)

@@ -15,20 +15,35 @@ from theory.distributions import Discrete, SizeDistribution
 from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
 
-__all__ = ["PolicyInfo", "POLICIES", "FAMILIES", "available_policies", "make_policy",
+__all__ = ["Family", "PolicyInfo", "POLICIES", "FAMILIES", "families_of",
+           "available_policies", "make_policy",
            "policies_of", "slotted_parameters"]
 
 
-#: model families (docs/design.md, "Simulation"); the policy name decides the family
+@dataclass(frozen=True)
+class Family:
+    """A model family: what it models and the ``packsched`` command that runs it."""
+
+    description: str
+    command: str
+
+
+#: model families (docs/design.md, "Simulation"); the policy name decides the family,
+#: the family the command (the CLI routes by this table)
 FAMILIES = {
-    "pg21-slotted": "PG21 slotted single-resource queueing (packsched simulate)",
-    "xll21-preemptive": "XLL21 slotted preemptive scheduling of a finite job set "
-                        "(packsched schedule)",
-    "pg18-continuous": "PG18 continuous-time multi-resource queueing with job types "
-                       "(packsched simulate --time)",
-    "fl24-nonpreemptive": "FL24 non-preemptive scheduling of a finite job set for weighted "
-                          "completion time (packsched schedule)",
+    "pg21-slotted": Family("PG21 slotted single-resource queueing", "simulate"),
+    "xll21-preemptive": Family("XLL21 slotted preemptive scheduling of a finite job set",
+                               "schedule"),
+    "pg18-continuous": Family("PG18 continuous-time multi-resource queueing with job "
+                              "types", "simulate"),
+    "fl24-nonpreemptive": Family("FL24 non-preemptive scheduling of a finite job set for "
+                                 "weighted completion time", "schedule"),
 }
+
+
+def families_of(command: str) -> list[str]:
+    """The families the ``packsched`` command ``command`` runs."""
+    return [f for f, info in FAMILIES.items() if info.command == command]
 
 
 @dataclass(frozen=True)

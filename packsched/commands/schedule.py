@@ -9,9 +9,10 @@ from packsched.arguments import (
     budget_help,
     budgets,
     byte_size,
-    check_policy_options,
+    given_options,
     integer,
     real,
+    route,
 )
 from packsched.commands import schedule_nonpreemptive
 from packsched.errors import EXIT_OK, ComputationError, UsageError, require_invariants
@@ -79,18 +80,17 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return route(args, NAME, {"xll21-preemptive": _run_preemptive,
+                              "fl24-nonpreemptive": schedule_nonpreemptive.run})
+
+
+def _run_preemptive(args: argparse.Namespace) -> int:
     from policies.preemptive import PreemptivePolicy, run_schedule
-    from policies.registry import POLICIES, make_policy, policies_of
+    from policies.registry import POLICIES, make_policy
     from theory.job_files import read_instance
 
-    info = POLICIES.get(args.policy)
-    if info is None or info.family not in ("xll21-preemptive", "fl24-nonpreemptive"):
-        known = policies_of("xll21-preemptive") + policies_of("fl24-nonpreemptive")
-        raise UsageError(f"--policy must be one of {', '.join(known)}, got {args.policy!r}"
-                         + (f" (a {info.family} policy: packsched simulate)" if info else ""))
-    given = check_policy_options(args)
-    if info.family == "fl24-nonpreemptive":
-        return schedule_nonpreemptive.run(args)
+    info = POLICIES[args.policy]
+    given = given_options(args)
     if args.policy == "ocorp-mapreduce":
         raise UsageError("ocorp-mapreduce schedules MapReduce jobs (two phases per job), "
                          "which the jobs file cannot describe: use the Python API "

@@ -10,12 +10,13 @@ from packsched.arguments import (
     budget_help,
     budgets,
     byte_size,
-    check_policy_options,
+    given_options,
     integer,
     number_list,
     number_text,
     parse_flag,
     real,
+    route,
 )
 from packsched.commands import simulate_continuous
 from packsched.errors import EXIT_OK, UsageError, require_invariants
@@ -168,16 +169,14 @@ def _slotted_flags(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return route(args, NAME, {"pg21-slotted": _run_slotted,
+                              "pg18-continuous": simulate_continuous.run})
+
+
+def _run_slotted(args: argparse.Namespace) -> int:
     import policies as P
 
-    if args.policy not in P.POLICIES:
-        raise UsageError(f"unknown policy {args.policy!r}; known: {', '.join(P.POLICIES)}")
-    family = P.POLICIES[args.policy].family
-    if family not in ("pg18-continuous", "pg21-slotted"):
-        raise UsageError(f"{args.policy} is a {family} policy: run it with packsched schedule")
-    given = check_policy_options(args)
-    if family == "pg18-continuous":
-        return simulate_continuous.run(args)
+    given = given_options(args)
     _slotted_flags(args)
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")

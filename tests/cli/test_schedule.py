@@ -45,7 +45,7 @@ def test_every_file_policy_runs(capsys, policy):
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["--policy", "bf-js"], "pg21-slotted policy"),
-    (["--policy", "nope"], "--policy must be one of"),
+    (["--policy", "nope"], "unknown policy 'nope': --policy must be one of"),
     (["--policy", "ocorp-mapreduce"], "Python API"),
     (["--policy", "srpt", "--k", "0.5"], "--k"),
     (["--policy", "srpt", "--alpha", "3"], "srpt"),
@@ -63,3 +63,16 @@ def test_malformed_file_names_file_and_line(capsys, tmp_path):
     code, out, err = run(capsys, "schedule", "--policy", "srpt", "--jobs", str(f),
                          "--cluster", CLUSTER)
     assert code == 2 and f"{f}:2: field 'processing'" in err
+
+
+def test_each_command_runs_the_families_the_registry_gives_it(capsys):
+    """Routing comes from the registry (policies.registry.FAMILIES): every policy of a
+    family is accepted by its command and refused by the other, naming its command."""
+    from policies.registry import FAMILIES, POLICIES
+
+    for name, info in POLICIES.items():
+        command = FAMILIES[info.family].command
+        other = (["simulate"] if command == "schedule"
+                 else ["schedule", "--jobs", JOBS, "--cluster", CLUSTER])
+        code, out, err = run(capsys, *other, "--policy", name)
+        assert code == 2 and f"run it with packsched {command}" in err, (name, err)
