@@ -26,22 +26,37 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+import numpy as np
+
 from policies.invariants import InvariantReport
+from theory.cluster import Cluster
+from theory.job_sets import JobSet
 from theory.json_ready import json_ready
 
-__all__ = ["RunResult", "RESULT_SCHEMA"]
+__all__ = ["RunResult", "QueueingResult", "JobSetResult", "RESULT_SCHEMA"]
 
 #: version of the JSON shape of :meth:`RunResult.summary` (``schema`` key)
 RESULT_SCHEMA = 1
 
 
 class RunResult:
-    """Base of the four families' results (see the module docstring)."""
+    """Base of the four families' results (see the module docstring). A family's result
+    names its family and frames in its class statement:
+    ``class SimulationResult(RunResult, family="pg21-slotted", frames=("steps", "jobs"))``.
+    """
 
     #: the model family (a key of :data:`policies.registry.FAMILIES`)
     family: ClassVar[str] = ""
     #: the tables :meth:`to_frame` builds, the default first
     frames: ClassVar[tuple[str, ...]] = ("jobs",)
+
+    def __init_subclass__(cls, family: str = "", frames: tuple[str, ...] = (),
+                          **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if family:
+            cls.family = family
+        if frames:
+            cls.frames = tuple(frames)
 
     # every subclass defines these fields
     policy: str
@@ -109,3 +124,51 @@ class RunResult:
         what = self.headline()
         return (f"{type(self).__name__}({self.policy}, {self.status}"
                 f"{', ' + what if what else ''}, invariants {inv})")
+
+
+class QueueingResult(RunResult):
+    """A run of a queueing model (PG21, PG18): a stability verdict and queue metrics.
+
+    Subclasses give (as fields or properties) ``stability`` (the detector's
+    :class:`~policies.stability.StabilityVerdict`, None when the window is too short),
+    ``verdict_reason`` (why the run is no evidence either way), ``mean_queue``,
+    ``final_queue``, ``jobs``, ``started`` and ``waiting_times``.
+    """
+
+    @property
+    def verdict(self) -> str:
+        """``stable``, ``unstable`` or ``inconclusive`` (also when ``verdict_reason``)."""
+        run: Any = self
+        st = run.stability
+        return "inconclusive" if st is None or run.verdict_reason else st.verdict
+
+    def queueing_summary(self) -> dict[str, Any]:
+        """The keys the queueing families share in :meth:`summary`."""
+        run: Any = self
+        w, st = run.waiting_times, run.stability
+        return {
+            "verdict": self.verdict, "verdict_reason": run.verdict_reason,
+            "mean_queue": run.mean_queue, "final_queue": run.final_queue,
+            "jobs": run.jobs, "started": run.started,
+            "mean_wait": float(w.mean()) if w.size else None,
+            "stability": None if st is None else st.as_dict(),
+        }
+
+
+class JobSetResult(RunResult):
+    """A schedule of a finite job set (XLL21, FL24): per job ``completion`` (a field or
+    a property), and the ``jobs`` and ``machines`` it was made for."""
+
+    jobs: JobSet
+    machines: Cluster
+    k: float
+
+    @property
+    def flowtime(self) -> np.ndarray:
+        """f_j = c_j - a_j (NaN for a job unfinished when the run stopped)."""
+        run: Any = self
+        return run.completion - self.jobs.arrival
+
+    def job_set_summary(self) -> dict[str, Any]:
+        """The keys the finite-job-set families share in :meth:`summary`."""
+        return {"jobs": self.jobs.n, "machines": self.machines.m, "k": self.k}

@@ -37,6 +37,7 @@ from policies.continuous.codes import (
     SAMPLE_UNIFORM,
     TOO_MANY_DUMMIES,
 )
+from policies.kernel_fit import fits
 
 __all__ = ["run_kernel"]
 
@@ -104,14 +105,6 @@ def _heap_remove(heap, pos, size, rec, r_time, r_seq):
         _sift_down(heap, pos, i, size, r_time, r_seq)
         _sift_up(heap, pos, pos[last], r_time, r_seq)
     return size
-
-
-@njit(cache=True)
-def _fits(load, cap_tol, sizes, server, j):
-    for r in range(sizes.shape[1]):
-        if not load[server, r] + sizes[j, r] <= cap_tol[server, r]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -346,7 +339,7 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
                 best = -1
                 best_score = -np.inf
                 for s in range(L):
-                    if _fits(load, cap_tol, sizes, s, j):
+                    if fits(load, cap_tol, sizes, s, j):
                         sc = _best_fit_score(sizes[j], load[s], capacity[s])
                         if sc > best_score:
                             best = s
@@ -385,7 +378,7 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             u2 = rng.random()
             if routing != ROUTE_CENTRAL or sampling == SAMPLE_UNIFORM:
                 s = min(int(u2 * L), L - 1)
-                if _fits(load, cap_tol, sizes, s, j):
+                if fits(load, cap_tol, sizes, s, j):
                     mode = 1
                     p_server = s
                     p_type = j
@@ -393,7 +386,7 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
             else:
                 m = 0
                 for s in range(L):
-                    if _fits(load, cap_tol, sizes, s, j):
+                    if fits(load, cap_tol, sizes, s, j):
                         fit[m] = s
                         m += 1
                 if m > 0:
@@ -434,7 +427,7 @@ def run_kernel(sizes, capacity, cap_tol, arrival, job_type, service, law_code, l
                 best = -1
                 best_key = np.inf
                 for jj in range(J):
-                    if Q[0, jj] > 0 and _fits(load, cap_tol, sizes, p_server, jj):
+                    if Q[0, jj] > 0 and fits(load, cap_tol, sizes, p_server, jj):
                         if bf_order == ORDER_ARRIVAL:
                             key = arrival[q_head[0, jj]]
                         elif bf_order == ORDER_TYPE:

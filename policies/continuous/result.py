@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from policies.invariants import InvariantReport
-from policies.result import RunResult
+from policies.result import QueueingResult
 from policies.stability import StabilityVerdict, judge_stability
 
 __all__ = ["ContinuousResult", "MIN_JUDGED_SAMPLES"]
@@ -26,7 +26,7 @@ MIN_JUDGED_SAMPLES = 40
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ContinuousResult(RunResult):
+class ContinuousResult(QueueingResult, family="pg18-continuous", frames=("steps", "jobs")):
     """A finished continuous-time run.
 
     Series (sampled every ``sample_interval`` time units from 0): ``sample_time``,
@@ -37,9 +37,6 @@ class ContinuousResult(RunResult):
     ``job_type``, ``start``, ``server``, ``finish`` (nan / -1 when it did not happen).
     ``dummy_log`` rows are (start, end, server, type) of every dummy that ended.
     """
-
-    family: ClassVar[str] = "pg18-continuous"
-    frames: ClassVar[tuple[str, ...]] = ("steps", "jobs")
 
     policy: str
     horizon: float
@@ -113,23 +110,11 @@ class ContinuousResult(RunResult):
                     "run): no evidence either way")
         return None
 
-    @property
-    def verdict(self) -> str:
-        st = self.stability
-        return "inconclusive" if st is None or self.verdict_reason else st.verdict
-
     def family_summary(self) -> dict[str, Any]:
         """The PG18 keys of :meth:`summary`."""
-        w = self.waiting_times
         return {
-            "verdict": self.verdict,
-            "verdict_reason": self.verdict_reason,
-            "mean_queue": self.mean_queue,
+            **self.queueing_summary(),
             "mean_queue_by_type": self.mean_queue_by_type.tolist(),
-            "final_queue": self.final_queue,
-            "jobs": self.jobs,
-            "started": self.started,
-            "mean_wait": float(w.mean()) if w.size else None,
             "ticks": self.ticks,
             "ticks_per_time": self.ticks / self.horizon if self.horizon > 0 else None,
             "dummy_placements": self.dummy_placements,
@@ -139,7 +124,6 @@ class ContinuousResult(RunResult):
             "warmup": self.warmup,
             "judged_time": self.horizon - self.warmup,
             "events": self.events,
-            "stability": None if self.stability is None else self.stability.as_dict(),
         }
 
     def frame_columns(self, kind: str) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import cast
 import numpy as np
 from numba import njit
 
+from policies.kernel_fit import fits
 from policies.nonpreemptive._timeline import add, successor, value_at, window_max
 from policies.nonpreemptive.codes import BF_EXEC, TETRIS
 
@@ -66,14 +67,6 @@ def _pop(heap_t, heap_m, size):
         else:
             break
     return size
-
-
-@njit(cache=True)
-def _fits(usage, demand, cap_tol, i, j):
-    for r in range(demand.shape[1]):
-        if not usage[i, r] + demand[j, r] <= cap_tol[i, r]:
-            return False
-    return True
 
 
 # Integer arguments as int64 values, not Python constants: numba compiles a helper once
@@ -231,7 +224,7 @@ def online_loop(kind, release_order, arrival, processing, demand, volume, rank, 
                 best = _NONE
                 best_norm = np.inf
                 for i in range(M):
-                    if _fits(usage, demand, cap_tol, i, j):
+                    if fits(usage, cap_tol, demand, i, j):
                         acc = 0.0
                         for r in range(R):
                             f = capacity[i, r] - usage[i, r]

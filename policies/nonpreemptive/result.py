@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from policies.invariants import InvariantReport
-from policies.result import RunResult
+from policies.result import JobSetResult
 from theory.fractional_flowtime import check_k
 from theory.job_sets import JobSet, Machines
 
@@ -21,13 +21,10 @@ __all__ = ["NonPreemptiveResult"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class NonPreemptiveResult(RunResult):
+class NonPreemptiveResult(JobSetResult, family="fl24-nonpreemptive", frames=("jobs",)):
     """A finished schedule: per job (input order) ``start`` S_j, ``machine``, ``decided``
     (the decision time at which it was placed; S_j >= decided >= r_j), and the metrics
     of FL24 Sec. 7: AWCT (1/N) sum_j w_j C_j, makespan, queueing delays S_j - r_j."""
-
-    family: ClassVar[str] = "fl24-nonpreemptive"
-    frames: ClassVar[tuple[str, ...]] = ("jobs",)
 
     policy: str
     jobs: JobSet
@@ -66,10 +63,6 @@ class NonPreemptiveResult(RunResult):
         """S_j - r_j (FL24 Fig. 5)."""
         return self.start - self.jobs.arrival
 
-    @property
-    def flowtime(self) -> np.ndarray:
-        return self.completion - self.jobs.arrival
-
     def flowtime_lk(self, k: float | None = None) -> float:
         """(sum_j F_j^k)^(1/k) of the flowtimes F_j = C_j - r_j (``k``: the run's)."""
         kk = self.k if k is None else check_k(k)
@@ -85,8 +78,7 @@ class NonPreemptiveResult(RunResult):
         """The keys of ``packsched schedule`` plus FL24's metrics."""
         d = self.queueing_delay
         return {
-            "jobs": self.jobs.n, "machines": self.machines.m,
-            "k": self.k, "completion": self.completion.tolist(),
+            **self.job_set_summary(), "completion": self.completion.tolist(),
             "start": self.start.tolist(), "machine": self.machine.tolist(),
             "flowtime_lk": self.flowtime_lk(),
             "weighted_completion": self.weighted_completion, "awct": self.awct,

@@ -7,12 +7,12 @@ has one row per job, ``to_frame("steps")`` one per slot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from policies.invariants import InvariantReport, check_preemptive_run
-from policies.result import RunResult
+from policies.result import JobSetResult
 from theory.fractional_flowtime import lk_norm
 from theory.job_sets import JobSet, Machines
 
@@ -20,7 +20,7 @@ __all__ = ["ScheduleResult"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class ScheduleResult(RunResult):
+class ScheduleResult(JobSetResult, family="xll21-preemptive", frames=("jobs", "steps")):
     """One run of a preemptive policy on a finite job set (XLL21 II-A, Sec. VI metrics).
 
     ``status`` is ``"finished"`` when every job completed, else ``"stopped"`` with
@@ -37,9 +37,6 @@ class ScheduleResult(RunResult):
     and gives ``*_lower`` bounds instead (an unfinished job completes in slot
     max(T + 1, a_j + p_j) or later, and its fractional flowtime only grows).
     """
-
-    family: ClassVar[str] = "xll21-preemptive"
-    frames: ClassVar[tuple[str, ...]] = ("jobs", "steps")
 
     policy: str
     k: float
@@ -75,11 +72,6 @@ class ScheduleResult(RunResult):
     @property
     def finished(self) -> np.ndarray:
         return np.isfinite(self.completion)
-
-    @property
-    def flowtime(self) -> np.ndarray:
-        """f_j = c_j - a_j (NaN for a job still unfinished when the run stopped)."""
-        return self.completion - self.jobs.arrival
 
     @property
     def waiting(self) -> np.ndarray:
@@ -149,8 +141,7 @@ class ScheduleResult(RunResult):
         w = self.jobs.weight
         bound = self._completion_bound()
         return {
-            "jobs": self.jobs.n, "machines": self.machines.m, "k": self.k,
-            "memory": self.memory,
+            **self.job_set_summary(), "memory": self.memory,
             "finished": int(self.finished.sum()),
             "unfinished": int((~self.finished).sum()),
             "completion": [int(c) if np.isfinite(c) else None for c in self.completion],

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
 from policies.invariants import InvariantReport
-from policies.result import RunResult
+from policies.result import QueueingResult
 from policies.stability import StabilityVerdict, judge_stability
 from policies.step_series import StepSeries
 
@@ -26,7 +26,7 @@ MIN_JUDGED_SLOTS = 40
 
 
 @dataclass(frozen=True, eq=False, repr=False)
-class SimulationResult(RunResult):
+class SimulationResult(QueueingResult, family="pg21-slotted", frames=("steps", "jobs")):
     """A finished PG21 run.
 
     Series (measured after scheduling in each slot): ``queue_length`` (jobs waiting,
@@ -39,9 +39,6 @@ class SimulationResult(RunResult):
     with load >= capacity / 2, PG21 Lemma 1). Time averages skip the first ``warmup``
     slots.
     """
-
-    family: ClassVar[str] = "pg21-slotted"
-    frames: ClassVar[tuple[str, ...]] = ("steps", "jobs")
 
     policy: str
     slots: int
@@ -136,28 +133,15 @@ class SimulationResult(RunResult):
                     "horizon or shorten the service)")
         return None
 
-    @property
-    def verdict(self) -> str:
-        st = self.stability
-        return "inconclusive" if st is None or self.verdict_reason else st.verdict
-
     def family_summary(self) -> dict[str, Any]:
         """The PG21 keys of :meth:`summary` (the CLI contract)."""
-        w = self.waiting_times
         return {
-            "verdict": self.verdict,
-            "verdict_reason": self.verdict_reason,
-            "mean_queue": self.mean_queue,
+            **self.queueing_summary(),
             "mean_queued_resource": self.mean_queued_resource,
-            "final_queue": self.final_queue,
-            "jobs": self.jobs,
-            "started": self.started,
-            "mean_wait": float(w.mean()) if w.size else None,
             "mean_occupancy": float(self.occupancy.mean()),
             "min_half_full_fraction": float(self.half_full_fraction.min()),
             "slots": self.slots,
             "warmup": self.warmup,
-            "stability": None if self.stability is None else self.stability.as_dict(),
         }
 
     def frame_columns(self, kind: str) -> dict[str, Any]:
