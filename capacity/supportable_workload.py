@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -124,8 +125,9 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
                                     unbounded_lp=unbounded_lp)
     if unbounded:
         zu, bounds_u = fractional_bins(res.extra["items"], free)
-        res.extra.update({"z_lp_unbounded": zu, "z_lp_unbounded_bounds": list(bounds_u),
-                          "unbounded_certified": free.certified})
+        res = replace(res, extra={**res.extra, "z_lp_unbounded": zu,
+                                  "z_lp_unbounded_bounds": list(bounds_u),
+                                  "unbounded_certified": free.certified})
     return res
 
 
@@ -200,7 +202,8 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     # Lemma 2 holds for the bounded LP too: a pattern's weights sum to at most C
     res = cap_by_lemma2(res, bound)
     z, (lo, hi) = fractional_bins(n, res)
-    res.extra.update({
+    res = replace(res, extra={
+        **res.extra,
         "z_lp": z,
         "z_lp_bounds": [lo, hi],
         "items": n,
