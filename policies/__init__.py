@@ -1,15 +1,18 @@
 """Simulators and the papers' scheduling policies.
 
-Shared core (every model family): :class:`Workload` (jobs: arrival, demand, service,
-weight), :class:`Cluster` (server capacities, heterogeneous allowed),
-:class:`SimulationResult` (series, per-job and per-server metrics, summary),
-:func:`check_slotted_run` (invariants), :func:`spawn_seeds`, :func:`judge_stability`
-(the stability verdict), :func:`sweep` and :func:`critical_load`.
+:func:`run` runs a policy of any family on a workload and a cluster and returns a
+:class:`RunResult` (docs/design.md, "The run contract"). Shared core: :class:`Policy`
+(what every policy is), :class:`Workload` (a law-generated stream; a finite job set is a
+:class:`theory.JobSet`), :class:`Cluster` (server capacities, heterogeneous and vector
+allowed), :class:`InvariantReport`, :func:`spawn_seeds`, :func:`judge_stability` (the
+stability verdict), :func:`sweep` and :func:`critical_load`.
 
-Families: :mod:`policies.slotted` (PG21 slotted single-resource model),
-:mod:`policies.preemptive` (XLL21 slotted preemptive scheduling of finite job sets),
-:mod:`policies.continuous` (PG18 continuous-time multi-resource model with job types,
-:class:`JobTypes` and :func:`poisson_type_workload`).
+Families, each with its engine, policies and result: :mod:`policies.slotted` (PG21
+slotted single-resource model, :func:`simulate`), :mod:`policies.continuous` (PG18
+continuous-time multi-resource model with job types, :class:`JobTypes`,
+:func:`poisson_type_workload`, :func:`simulate_continuous`), :mod:`policies.preemptive`
+(XLL21 slotted preemptive scheduling of finite job sets, ``run_schedule``) and
+:mod:`policies.nonpreemptive` (FL24 non-preemptive scheduling, :func:`run_nonpreemptive`).
 
 The names are imported from their submodules on first use (PEP 562): ``import policies``
 costs nothing until a name is used, and each family loads only its own code.
