@@ -1,4 +1,4 @@
-"""No import cycle among the package's modules (issue 40): the graph is read with
+"""No import cycle among the package's modules: the graph is read with
 ``ast`` (tests/import_graph.py), function-level imports included, ``TYPE_CHECKING``
 blocks left out."""
 

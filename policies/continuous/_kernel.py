@@ -2,7 +2,7 @@
 
 A line-by-line mirror of :func:`policies.continuous.engine.simulate_continuous` with
 :class:`~policies.continuous.rms.RMS` and :class:`~policies.continuous.bestfit.BestFit`
-as hooks (the Python engine is the reference; ``tests/policies/test_compiled.py``
+as hooks (the Python engine is the reference; ``tests/policies/continuous/test_compiled.py``
 asserts equal trajectories). Same events in the same order (departures, then
 arrivals, then ticks; equal departure times in placement order), the same random
 numbers drawn from the same ``numpy.random.Generator`` at the same points, the same

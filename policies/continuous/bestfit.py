@@ -15,7 +15,7 @@ Measured on Fig. 1b's system (10 servers of capacity 10, sizes 2 and 5, rates (2
 10.4), mean service 1): type order piles up work at about 1.5% of the arrivals (the
 instability of Fig. 1b), while arrival order stayed stable over 30,000 time units and
 largest first over 4,000. Proposition 1 says no work-conserving rule is good for *every*
-profile, not that every rule fails on this one (``tests/policies/test_continuous.py``).
+profile, not that every rule fails on this one (``tests/policies/continuous/test_continuous.py``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ grows with the input:
 
 The dummies are the one count not known before the run; the engines stop a run whose
 dummy log would pass the budget (:func:`dummy_allowance`). The constants are upper
-estimates of measured runs (``tests/policies/test_continuous_limits.py`` compares them
+estimates of measured runs (``tests/policies/continuous/test_continuous_limits.py`` compares them
 with a run's peak memory).
 """
 

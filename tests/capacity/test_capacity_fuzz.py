@@ -1,4 +1,4 @@
-"""Fuzz of the public API of ``capacity`` and the combinatorics of ``theory`` (issue 8).
+"""Fuzz of the public API of ``capacity`` and the combinatorics of ``theory``.
 
 rho_star, bin_packing_lp, CapacityRegion (contains, max_scaling), ServerClass, the
 brackets, rho_vqs, the knapsacks and feasible_configurations are called with bad values

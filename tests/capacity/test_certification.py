@@ -1,5 +1,5 @@
 """One rule decides whether a configuration-LP answer is certified
-(:func:`capacity.certification.is_certified`, issue 40 item 7): the certificate, the
+(:func:`capacity.certification.is_certified`): the certificate, the
 solver's stops and the Lemma 2 cap all apply it."""
 
 from __future__ import annotations

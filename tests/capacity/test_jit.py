@@ -1,4 +1,4 @@
-"""``capacity._jit``: numba applied on first call (issue 13)."""
+"""``capacity._jit``: numba applied on first call."""
 
 from __future__ import annotations
 

@@ -41,8 +41,8 @@ def test_lemma2_bound_is_the_mean_size_bound():
 
 
 def test_lemma2_is_written_once(monkeypatch):
-    """The LP's bound is theory.bounds' closed form on the LP's room and load (issue 40,
-    item 7): a change there reaches the solver's stop rule."""
+    """The LP's bound is theory.bounds' closed form on the LP's room and load: a change
+    there reaches the solver's stop rule."""
     import capacity.configuration_model as model
     import theory.bounds
 

@@ -1,6 +1,6 @@
-"""The capacity package's import graph (issue 40, item 7): the configuration LP's
-model, solver and certificate kept apart (tests/import_graph.py reads the graph; no
-cycle anywhere is tests/test_import_graph.py)."""
+"""The capacity package's import graph: the configuration LP's model, solver and
+certificate kept apart (tests/import_graph.py reads the graph; no cycle anywhere is
+tests/test_import_graph.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The offline programs at their limits (issue 39): XLL21's programs read every resource
+"""The offline programs at their limits: XLL21's programs read every resource
 they accept (capacity.flowtime_programs), the time limit bounds building as well as
 solving, the answer at a limit carries proven bounds (a list schedule, closed forms), and
 FL24's program survives extreme weights and says when its solver cannot resolve them

@@ -1,5 +1,5 @@
 """``capacity.time_limit``: a computation stopped at its limit keeps a proven interval and
-says it stopped (issue 39, class 10)."""
+says it stopped."""
 
 from __future__ import annotations
 

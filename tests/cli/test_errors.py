@@ -1,6 +1,7 @@
 """Every error is one line, ``packsched: error: ...``, naming the flag or file, exit 2.
 
-Regression tests for the examples of issue 8 (each names what it pins).
+Regression tests for command lines that once gave a traceback or an unclear error (each
+names what it pins).
 """
 
 from __future__ import annotations

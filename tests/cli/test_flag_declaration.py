@@ -1,6 +1,6 @@
-"""Every flag of ``simulate`` and ``schedule`` is used or refused for each policy (issue 39,
-class 4): the (flag, policy) pairs come from the parser itself, the expectation from the
-one declaration (:mod:`policies.options`), and each pair is run.
+"""Every flag of ``simulate`` and ``schedule`` is used or refused for each policy: the
+(flag, policy) pairs come from the parser itself, the expectation from the one declaration
+(:mod:`policies.options`), and each pair is run.
 
 * refused: exit 2, one line naming the flag;
 * used: exit 0 and a JSON answer whose computed fields differ from the run without the
@@ -32,7 +32,7 @@ BUDGETS = {"max_memory": "64", "max_configurations": "1", "max_ticks": "1",
 PG21_BASE = ["--sizes", "0.05,0.3,0.6", "--workload", "1.2", "--slots", "3000"]
 PG18_BASE = ["--sizes", "0.3;0.6", "--rates", "3,0.5", "--time", "300", "--servers", "2"]
 #: PG21 instances where an option binds (PG21 V-B: hol differs only beyond k_j jobs of a
-#: VQ_j, as tests/policies/test_vqs_rounding.py shows; small jobs need load to matter)
+#: VQ_j, as tests/policies/slotted/test_vqs_rounding.py shows; small jobs need load to matter)
 PG21_SPECIAL = {
     "hol": ["--sizes", "0.24,0.17", "--J", "3", "--workload", "8", "--mu", "0.02",
             "--slots", "5000"],

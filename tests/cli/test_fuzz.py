@@ -62,7 +62,7 @@ FILE_CONTENTS: dict[str, bytes] = {
         b"j%d,%d,%d,1\n" % (i, i % 7, 1 + i % 5) for i in range(40)),
     "jobs_dup": b"id,arrival,processing,demand_0\nj,0,1,1\nj,0,1,1\n",
     "jobs_header": b"id,arrival,proc,demand_0\nj,0,1,1\n",
-    # issue 39: times past float resolution, a third resource, a unit FL24 machine
+    # times past float resolution, a third resource, a unit FL24 machine
     "jobs_far": b"id,arrival,processing,weight,demand_0\na,1e17,1,1,0.6\nb,1e17,1,1,0.6\n",
     "jobs_2p53": b"id,arrival,processing,weight,demand_0\na,9007199254740993,1,1,1\n",
     "jobs_tiny_p": b"id,arrival,processing,weight,demand_0\na,1e6,1e-12,1,0.5\n"
@@ -122,8 +122,8 @@ SIMULATE = {
     "--sizes": st.one_of(sizes, st.sampled_from(["0.3;0.6", "2,5;3,,4", "2,5;;3,4", "1e-7;4",
                                                  "8,15;6.5,17.1", ";"])),
     "--probs": probs, "--dist": dist,
-    # PG18's flags (issue 39: empty entries, non-finite and fractional counts, every flag
-    # against every family)
+    # PG18's flags (empty entries, non-finite and fractional counts, every flag against
+    # every family)
     "--rates": st.sampled_from(["1,1", "2,,1", "1", "nan,1", "", "1e300,1"]),
     "--time": st.sampled_from(["5", "0", "-1", "inf", "1e12", ""]),
     "--clock-rates": st.sampled_from(["2", "1,,2", "inf"]), "--epsilon": number,
@@ -253,7 +253,7 @@ def check_command_line(argv: list[str]) -> None:
             assert out_s.endswith("\n") and out_s.count("\n") == 1, where
             d = json.loads(out_s)
             if argv[0] == "schedule" and "--allow-unfinished" not in argv:
-                # issue 39: a stopped run is never printed as an answer
+                # a stopped run is never printed as an answer
                 assert d.get("status", "finished") == "finished", where
                 assert None not in d["completion"] and d["invariants_ok"] is True, where
 
@@ -273,7 +273,8 @@ def test_fuzz_command_lines_long(argv: list[str]) -> None:
     check_command_line(argv)
 
 
-#: the examples of the issue that started this test, each a regression case
+#: command lines that once gave a wrong answer, a traceback or a runaway computation, each
+#: a regression case
 REGRESSIONS = [
     ["rho-star", "--instance", "@csp_layout"],
     ["rho-star", "--instance", "@bpp_abc"],
@@ -302,7 +303,7 @@ REGRESSIONS = [
 
 
 @pytest.mark.parametrize("argv", REGRESSIONS, ids=lambda a: " ".join(a)[:60])
-def test_issue_examples_end_cleanly(argv: list[str]) -> None:
+def test_regression_command_lines_end_cleanly(argv: list[str]) -> None:
     check_command_line([_file(a[1:]) if a.startswith("@") else a for a in argv])
 
 

@@ -1,4 +1,4 @@
-"""Issue 13 (b): a one-shot CLI call pays only for what it uses.
+"""A one-shot CLI call pays only for what it uses.
 
 Each case runs in a fresh interpreter (this process has long imported everything) and
 lists the heavy modules it loaded; no timing, so the tests hold on a busy machine.

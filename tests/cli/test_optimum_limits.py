@@ -1,6 +1,6 @@
-"""``packsched optimum`` at its limits (issue 39): every column it accepts is modelled, every
-flag it accepts is read, stdout holds the JSON alone, the time limit bounds the whole
-command, and an answer says what it proves (status, certified, lower, upper)."""
+"""``packsched optimum`` at its limits: every column it accepts is modelled, every flag it
+accepts is read, stdout holds the JSON alone, the time limit bounds the whole command, and
+an answer says what it proves (status, certified, lower, upper)."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def refused(code, out, err, *words):
         assert w in errors[0], err
 
 
-# ---------------------------------------------------------- resources (class 3)
+# -------------------------------------------------------------------- resources
 
 THREE = ("id,arrival,processing,weight,demand_0,demand_1,demand_2\n"
          "a,0,2,1,1,1,3\nb,0,2,1,1,1,3\n", "id,capacity_0,capacity_1,capacity_2\nm,4,4,4\n")
@@ -55,7 +55,7 @@ THREE = ("id,arrival,processing,weight,demand_0,demand_1,demand_2\n"
 @pytest.mark.parametrize("objective", ["flowtime", "fractional-flowtime"])
 @pytest.mark.parametrize("flags", [["--memory"], ["--no-memory"], []])
 def test_a_third_resource_is_refused_not_ignored(capsys, tmp_path, objective, flags):
-    """The issue's repro printed 4 (demand_2 = 3 + 3 > 4 was never read)."""
+    """This input once printed 4 (demand_2 = 3 + 3 > 4 was never read)."""
     code, out, err = run(capsys, *files(tmp_path, *THREE), "--objective", objective,
                          "--k", "1", *flags, "--json")
     refused(code, out, err, "demand_2", "XLL21", "demand_1")
@@ -100,7 +100,7 @@ def test_fl24_reads_every_demand_column(capsys, tmp_path):
     assert json.loads(out)["value"] == 3
 
 
-# ------------------------------------------------------------ flags (class 4)
+# ---------------------------------------------------------------------- flags
 
 #: a value other than the default for every optional flag: (argv, JSON key, JSON value)
 NON_DEFAULT = {
@@ -206,7 +206,7 @@ def test_relax_solves_the_lp_whose_optimum_is_integral(capsys):
 
 @pytest.mark.parametrize("objective", ["weighted-completion", "makespan"])
 def test_k_is_refused_for_fl24(capsys, objective):
-    """The issue: FL24's optimum accepted --k and ignored it."""
+    """FL24's optimum once accepted --k and ignored it."""
     refused(*run(capsys, *FL24_FILES, "--objective", objective, "--k", "2"), "--k", "FL24")
 
 
@@ -220,7 +220,7 @@ def test_the_json_flag_is_the_only_output(capsys):
     assert json.loads(out)["k"] == 2.0  # --k left out: 2 where it is read
 
 
-# ------------------------------------------------------------ streams (class 5)
+# ---------------------------------------------------------------------- streams
 
 @pytest.mark.parametrize(("objective", "base"), [("flowtime", XLL21_FILES),
                                                  ("weighted-completion", FL24_FILES)])
@@ -250,7 +250,7 @@ def test_a_closed_pipe_is_not_an_error(tmp_path):
     assert "error" not in err and "Exception" not in err, err
 
 
-# --------------------------------------------------- time and size (class 6, 10)
+# ----------------------------------------------------------------- time and size
 
 LONG = ("id,arrival,processing,weight,demand_0\na,0,3000,1,0.6\nb,0,3000,1,0.6\n",
         "id,capacity_0\nm,1\n")
@@ -354,7 +354,7 @@ def test_seconds_cover_reading_the_files(capsys, monkeypatch):
         assert json.loads(out)["seconds"] >= 0.3
 
 
-# -------------------------------------------------------- weights (class 10)
+# ------------------------------------------------------------------- weights
 
 def _weights(tmp_path, w_a: str) -> list[str]:
     return files(tmp_path, f"id,arrival,processing,weight,demand_0\na,0,3,{w_a},0.6\n"
@@ -405,7 +405,7 @@ def test_weights_finer_than_the_solver_are_not_certified(capsys, tmp_path):
     assert d["certified"] == (d["status"] == "optimal")
 
 
-# ------------------------------------------------------ horizons (class 10)
+# ----------------------------------------------------------------- horizons
 
 def test_a_short_horizon_is_not_certified(capsys, tmp_path):
     """X, Y, Z of 3 cores on one 4-core machine: the optimum (k = 2) is 18 and ends in

@@ -1,4 +1,4 @@
-"""Issue 8: work and memory are estimated before allocation; a job no server can serve is
+"""Work and memory are estimated before allocation; a job no server can serve is
 an input error wherever it enters (pg21_workload, simulate)."""
 
 import subprocess

@@ -1,6 +1,6 @@
-"""Bad arguments to the public functions of ``policies`` (issue 8): each call succeeds or
-raises ValueError / TypeError with a message, never another exception, and returns within
-seconds (a request too big is refused by its budget, not run)."""
+"""Bad arguments to the public functions of ``policies``: each call succeeds or raises
+ValueError / TypeError with a message, never another exception, and returns within seconds
+(a request too big is refused by its budget, not run)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Fuzz of the public API of the readers and numbers of ``theory`` (issue 8).
+"""Fuzz of the public API of the readers and numbers of ``theory``.
 
 Every public function of theory.numbers, theory.distributions, theory.traces and
 theory.bpplib is called with arguments drawn from a pool of bad values (strings, NaN,

@@ -1,4 +1,4 @@
-"""theory.bpplib: the BPPLIB bpp and csp layouts, read exactly as documented (issue 8)."""
+"""theory.bpplib: the BPPLIB bpp and csp layouts, read exactly as documented."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def test_capacity_up_to_2_53_is_read(tmp_path):
     assert read_bpplib(write(tmp_path, f"1\n{2**53}\n5\n")) == (2**53, [5])
 
 
-# -- issue 8, example 1: extra tokens and the csp layout read as bpp ----------------------
+# -- extra tokens and the csp layout read as bpp ------------------------------------------
 
 
 def test_csp_file_read_as_bpp_is_refused_naming_the_layout(tmp_path):
@@ -155,7 +155,7 @@ def test_csp_expansion_is_budgeted(tmp_path):
         read_bpplib(write(tmp_path, "1\n10\n3 1000\n"), layout="csp", memory_budget=1000)
 
 
-# -- issue 8, example 2: files that are not instances ------------------------------------
+# -- files that are not instances --------------------------------------------------------
 
 
 def test_non_utf8_file_names_the_file_and_says_it_in_words(tmp_path):

@@ -659,7 +659,7 @@ def test_quantile_property_exhaustive(d, u):
     check_quantile(d, u, tol=tol)
 
 
-# ------------------------------------ issue 8: a str where a list of sizes is expected
+# --------------------------------------------- a str where a list of sizes is expected
 
 
 @pytest.mark.parametrize(("make", "pattern"), [
@@ -699,7 +699,7 @@ def test_entries_are_named_by_position():
         empirical(["0.4", "x"])
 
 
-# ---------------------------------------- issue 8: sizes outside the float64 range
+# ------------------------------------------------- sizes outside the float64 range
 
 
 @pytest.mark.parametrize(("sizes", "pattern"), [
@@ -744,7 +744,7 @@ def test_empirical_keeps_exact_sizes_and_names_nan():
         empirical([True, 0.5])
 
 
-# ------------------------------------- issue 8: every constructor says what is wrong
+# ---------------------------------------------- every constructor says what is wrong
 
 
 @pytest.mark.parametrize(("make", "pattern"), [
@@ -820,7 +820,7 @@ def test_from_spec_mixture_with_an_exponent_sign():
     assert m.weights == [F(1, 2), F(1, 2)] and m.atoms() == [(F(1, 2), F(1, 2))]
 
 
-# --------------------------------------------------- issue 8: sample() and seeds
+# ------------------------------------------------------------ sample() and seeds
 
 
 @pytest.mark.parametrize("n", [-1, 1.5, "3", True, None])

@@ -1,4 +1,4 @@
-"""JobSet and Machines hold only numbers float64 holds (issue 39, class 8): an integer
+"""JobSet and Machines hold only numbers float64 holds: an integer
 float64 would round or a number beyond its range is a ValueError naming the argument and
 its index, never an OverflowError or a silent rounding."""
 

@@ -225,7 +225,7 @@ def test_as_float():
     assert as_float([]).shape == (0,)
 
 
-# ------------------------------------------ issue 8: the representable range
+# --------------------------------------------------- the representable range
 
 
 def test_text_beyond_float64_is_refused_naming_the_value():
@@ -286,7 +286,7 @@ def test_decimal_and_zero_d_arrays_are_numbers():
         to_number(b"0.4")
 
 
-# --------------------------------------- issue 8: a str where a list is expected
+# ------------------------------------------------ a str where a list is expected
 
 
 @pytest.mark.parametrize(("raw", "pattern"), [

@@ -318,7 +318,7 @@ def test_read_csv_column_malformed(tmp_path):
         read_size_file(p, column="cpu")
 
 
-# -- issue 8: every reader names the file and the problem in words -------------------------
+# -- every reader names the file and the problem in words ----------------------------------
 
 
 @pytest.mark.parametrize("column", [None, "cpu"])

@@ -271,7 +271,7 @@ def test_backlog_is_served_first():
 
 
 def test_job_never_fitting_is_an_input_error():
-    # a 1.5 job on unit servers can never start: the engine refuses it (issue 8), naming it
+    # a 1.5 job on unit servers can never start: the engine refuses it, naming it
     with pytest.raises(ValueError, match="job 0 of size 1.5 exceeds the capacity 1"):
         simulate(BFJS(), jobs([0, 1], [1.5, 0.5], [2, 2], 6), ONE)
 

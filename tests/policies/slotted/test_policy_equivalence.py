@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from reference_policies import (
+
+import policies as P
+from tests.policies.slotted.reference_policies import (
     RefBFJ,
     RefBFJS,
     RefBFS,
@@ -23,8 +25,6 @@ from reference_policies import (
     RefVQS,
     RefVQSBF,
 )
-
-import policies as P
 from theory.distributions import Discrete, SizeDistribution, Uniform
 from theory.numbers import FEASIBILITY_RTOL, fits
 from theory.partitions import quantile_partition
@@ -433,7 +433,7 @@ def test_maxweight_configurations_are_all_maximal_feasible_ones(partition):
     assert got == want
 
 
-# -- the best-fit order on many servers (bucketed residuals, issue 14) ---------------------
+# -- the best-fit order on many servers (bucketed residuals) ---------------------------
 
 
 @pytest.mark.parametrize("policy", ["bf-j", "bf-js"])

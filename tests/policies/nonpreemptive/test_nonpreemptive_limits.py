@@ -1,7 +1,7 @@
-"""FL24's non-preemptive family at the limits of float64 and of its defaults (issue 39,
-classes 1, 8 and 9): times past float resolution are refused, the invariant checker
-decides in exact arithmetic, the API validates its arguments, MRIS's gamma_0 and
-knapsack and TETRIS's eps default to what the paper sets up."""
+"""FL24's non-preemptive family at the limits of float64 and of its defaults: times past
+float resolution are refused, the invariant checker decides in exact arithmetic, the API
+validates its arguments, MRIS's gamma_0 and knapsack and TETRIS's eps default to what the
+paper sets up."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _files(tmp_path, rows: str) -> tuple[str, str]:
     return str(j), str(c)
 
 
-# -- class 1: times past float resolution -------------------------------------------------
+# -- times past float resolution ----------------------------------------------------------
 
 @pytest.mark.parametrize("name", FL24)
 def test_a_job_shorter_than_the_float_spacing_is_refused(name):
@@ -67,7 +67,7 @@ def test_resolved_times_still_run():
     assert r.invariants_ok and r.start[1] > r.start[0]
 
 
-def test_the_cli_refuses_the_issue_file(tmp_path, capsys):
+def test_the_cli_refuses_jobs_released_past_float_resolution(tmp_path, capsys):
     j, c = _files(tmp_path, "a,1e17,1,1,0.6\nb,1e17,1,1,0.6\n")
     for name in ("mris", "ca-pq", "bf-exec"):
         assert main(["schedule", "--policy", name, "--jobs", j, "--cluster", c,
@@ -108,7 +108,7 @@ def test_mris_interval_ends_past_the_float_range_are_refused():
         run_nonpreemptive(MRIS(gamma0=1.0), jobs, ONE)
 
 
-# -- class 1: the exact invariant checker -------------------------------------------------
+# -- the exact invariant checker ----------------------------------------------------------
 
 def _result(jobs: JobSet, start, machines: Machines = ONE, decided=None,
             machine=None) -> NonPreemptiveResult:
@@ -121,7 +121,7 @@ def _result(jobs: JobSet, start, machines: Machines = ONE, decided=None,
 
 
 def test_the_checker_flags_jobs_that_do_not_hold_their_machine():
-    """The engine's old answer for the issue's file (both jobs at 1e17 on one machine,
+    """The engine's old answer for two unit jobs released at 1e17 (both on one machine,
     C_j = S_j): the checker rebuilds C_j - S_j exactly and sees p_j lost."""
     rep = check_nonpreemptive_run(_result(_pair(1e17), [1e17, 1e17]))
     assert not rep.ok and "not for its processing time 1.0" in rep.violations[0]
@@ -181,7 +181,7 @@ def test_the_checker_stays_fast_and_right_on_engine_runs():
         assert not check_nonpreemptive_run(stacked).ok
 
 
-# -- class 8: the Python API validates like the CLI ---------------------------------------
+# -- the Python API validates like the CLI ------------------------------------------------
 
 @pytest.mark.parametrize("k, words", [(0, "k must be"), (-3, "k must be"),
                                       (float("nan"), "k must be"), ("2", "k must be"),
@@ -209,7 +209,7 @@ def test_flowtime_lk_of_huge_flowtimes_does_not_overflow():
     assert r.summary()["flowtime_lk"] == pytest.approx(1e200 * np.sqrt(2), rel=1e-12)
 
 
-# -- class 9: MRIS's gamma_0 and knapsack, TETRIS's eps -----------------------------------
+# -- MRIS's gamma_0 and knapsack, TETRIS's eps --------------------------------------------
 
 def _weighted(seed: int, n: int, scale: float = 1.0) -> JobSet:
     rng = np.random.default_rng(seed)

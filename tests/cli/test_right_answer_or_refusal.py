@@ -1,7 +1,7 @@
-"""Issue 39: every answer right or refused. Regressions for the classes of the XLL21
-``schedule`` command, the PG18 ``simulate`` flags and the CLI's error lines; each test
-failed on 0bac038 (a stopped run printed as finished, a column ignored, a flag text
-reaching an internal error, a job far in the future stepped to one slot at a time)."""
+"""Every answer right or refused: regressions for the XLL21 ``schedule`` command, the PG18
+``simulate`` flags and the CLI's error lines, each once wrong (a stopped run printed as
+finished, a column ignored, a flag text reaching an internal error, a job far in the future
+stepped to one slot at a time)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def one_job(tmp_path):
     return ["--jobs", str(tmp_path / "j.csv"), "--cluster", str(tmp_path / "c.csv")]
 
 
-# -- class 2: stopped runs are not printed as finished -----------------------------------
+# -- stopped runs are not printed as finished --------------------------------------------
 
 
 @pytest.mark.parametrize("argv", [
@@ -126,7 +126,7 @@ def test_api_stopped_result():
     assert done.status == "finished" and done.stop_reason is None and done.makespan == 6
 
 
-# -- class 3: columns the model does not read ---------------------------------------------
+# -- columns the model does not read ------------------------------------------------------
 
 
 def test_third_resource_is_refused(capsys, tmp_path):
@@ -157,7 +157,7 @@ def test_cores_only_policy_refuses_a_memory_column_unless_dropped(capsys, tmp_pa
     assert code == 0 and json.loads(out)["memory"] is False
 
 
-# -- class 5: flag texts never reach an internal error -----------------------------------
+# -- flag texts never reach an internal error --------------------------------------------
 
 PG18 = ["simulate", "--policy", "rms", "--time", "5"]
 
@@ -224,7 +224,7 @@ def test_closed_stderr_keeps_stdout_clean(monkeypatch, capsys, one_job):
     assert code == 3 and out == ""
 
 
-# -- class 6: budgets that cover the work -------------------------------------------------
+# -- budgets that cover the work ----------------------------------------------------------
 
 
 def test_empty_time_is_skipped_not_stepped():
@@ -265,7 +265,7 @@ def test_busy_slot_budget_names_the_flag_on_the_cli(capsys, tmp_path):
     assert code == 2 and "--max-slots" in err
 
 
-# -- class 8: the API validates like the CLI ---------------------------------------------
+# -- the API validates like the CLI ------------------------------------------------------
 
 
 @pytest.mark.parametrize("kw,exc", [
@@ -287,7 +287,7 @@ def test_make_policy_names_an_unknown_parameter():
         make_policy("bf-exec", x=1)
 
 
-# -- class 10: no promise of the time left for uneven work --------------------------------
+# -- no promise of the time left for uneven work ------------------------------------------
 
 
 def test_progress_says_no_time_left_unless_the_work_is_even():
@@ -300,7 +300,7 @@ def test_progress_says_no_time_left_unless_the_work_is_even():
     assert "left" in even.getvalue()
 
 
-# -- class 10 and 4 for rho-star: honest answers at the limits, no flag ignored ----------
+# -- rho-star: honest answers at the limits, no flag ignored -----------------------------
 
 
 def test_rho_star_time_limit_reports_the_proven_bracket(capsys):
@@ -339,7 +339,7 @@ def test_maxweight_over_fifteen_sizes_is_refused_up_front(capsys):
     assert time.perf_counter() - t0 < 10  # enumerating until the budget took minutes
 
 
-# -- class 7: advice that can be followed ------------------------------------------------
+# -- advice that can be followed ---------------------------------------------------------
 
 
 @pytest.mark.parametrize("policy", ["mris", "mris-split"])

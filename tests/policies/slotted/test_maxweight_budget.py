@@ -1,4 +1,4 @@
-"""Issue 8: MaxWeight refuses, before enumerating, more configurations than its budget."""
+"""MaxWeight refuses, before enumerating, more configurations than its budget."""
 
 import pytest
 

@@ -1,6 +1,6 @@
-"""Issue 39 (PG18 part): every argument of the continuous-time library is checked and
-named, budgets are estimated before allocation and name a keyword that works, and
-parameters a law or policy does not use are refused rather than ignored."""
+"""Every argument of the PG18 continuous-time library is checked and named, budgets are
+estimated before allocation and name a keyword that works, and parameters a law or policy
+does not use are refused rather than ignored."""
 
 from __future__ import annotations
 
@@ -32,11 +32,11 @@ def _same_run(a, b):
     assert (a.ticks, a.dummy_placements, a.events) == (b.ticks, b.dummy_placements, b.events)
 
 
-# -- a demand tiny against the capacity (issue item 5: a knapsack RuntimeError) -----------
+# -- a demand tiny against the capacity (once a knapsack RuntimeError) -------------------
 
 
 @pytest.mark.parametrize("sizes, capacity, M", [
-    ([[1e-7], [4.0]], [8.0], 80_000_000),                 # the issue's example
+    ([[1e-7], [4.0]], [8.0], 80_000_000),                 # once a RuntimeError
     ([[2e-6, 1e-6], [4.0, 4.0]], [8.0, 8.0], 4_000_000),  # two resources, one binding
 ])
 @pytest.mark.parametrize("name", ["rms", "rms-bf", "bf"])
@@ -81,7 +81,7 @@ def test_tiny_demands_refused_where_no_exact_answer():
         P.simulate_continuous(RMS(), w2, C2, mixed)
 
 
-# -- arguments: types, ranges, names (issue item 5) -----------------------------------------
+# -- arguments: types, ranges, names ------------------------------------------------------
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -140,7 +140,7 @@ def test_huge_clock_rates_are_refused_without_a_warning():
         _small(RMS(clock_rates=1e300, clock_scale=1e300))
 
 
-# -- parameters a law or a weight function does not use (issue item 8) -----------------
+# -- parameters a law or a weight function does not use -------------------------------
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -183,7 +183,7 @@ def test_log_power_still_takes_b():
     assert _small(RMS(f="log-power", b=0.3)).params["b"] == 0.3
 
 
-# -- max_ticks on a policy without clocks (issue item 4) --------------------------------
+# -- max_ticks on a policy without clocks -----------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["bf", "bf-fifo", "mws"])
@@ -203,7 +203,7 @@ def test_max_ticks_still_bounds_clocks(engine):
     assert _small(max_ticks=1e6, engine=engine).ticks > 0
 
 
-# -- memory budgets (issue item 6) ----------------------------------------------------------
+# -- memory budgets -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("samples", [10**13, 10**12])
@@ -305,7 +305,7 @@ def test_estimate_bounds_a_measured_run():
     assert jobs > 100_000 and used <= estimate, (jobs, used, estimate)
 
 
-# -- a refusal names a keyword that works (issue item 7) -----------------------------------
+# -- a refusal names a keyword that works ---------------------------------------------------
 
 
 def test_intensity_budget_is_a_keyword_that_works():

@@ -1,5 +1,7 @@
-"""Regressions of issue 8 in capacity/ and theory's combinatorics: bad input is a
-ValueError/TypeError naming the problem, runaway work a BudgetExceeded."""
+"""capacity/ and theory's combinatorics at their limits: bad input is a ValueError /
+TypeError naming the problem (server-class spellings, numbers that overflow, wrong
+containers), runaway work a BudgetExceeded, every reported upper end capped by Lemma 2,
+and reprs short."""
 
 import pytest
 

@@ -20,9 +20,9 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from reference_policies import RefVQS, RefVQSBF
 
 import policies as P
+from tests.policies.slotted.reference_policies import RefVQS, RefVQSBF
 from theory.bounds import universal_scheduled_size
 from theory.distributions import Discrete, Uniform
 from theory.numbers import FEASIBILITY_RTOL

@@ -1,5 +1,5 @@
-"""The slotted kernel compiles once per policy (issue 13): one numba specialisation per
-function whatever the flags of the inputs, and only the loop of the policy that runs."""
+"""The slotted kernel compiles once per policy: one numba specialisation per function
+whatever the flags of the inputs, and only the loop of the policy that runs."""
 
 from __future__ import annotations
 
@@ -46,11 +46,11 @@ def test_one_specialisation_per_function():
                                     "policies/continuous/_kernel.py"])
 def test_compiled_code_has_no_slice_assignment(module):
     """``a[i:j] = b`` in numba code compiles the formatting of its shape-mismatch error:
-    the size queue's eight of them cost 10 s of a first simulation (issue 13)."""
+    the size queue's eight of them cost 10 s of a first simulation."""
     import ast
     from pathlib import Path
 
-    src = Path(__file__).resolve().parents[2] / module
+    src = Path(P.__file__).resolve().parents[1] / module  # the repository root
     found = [f"{module}:{node.lineno}" for node in ast.walk(ast.parse(src.read_text()))
              if isinstance(node, ast.Assign | ast.AugAssign)
              for t in (node.targets if isinstance(node, ast.Assign) else [node.target])

@@ -1,4 +1,5 @@
-"""No evidence is not stability (issue 8): a run in which no job arrived is inconclusive."""
+"""No evidence is not stability: a slotted run in which no job arrived, or none left, is
+inconclusive, with the reason."""
 
 import json
 

@@ -1,8 +1,9 @@
-"""Every example of issue 8, in its order, with the outcome it must now have.
+"""Bad input across the CLI and the API, example by example, with the outcome each must
+have: a right answer or a clear refusal, never a confident wrong answer, a traceback, a
+computation that runs away without a word, or a message a user cannot act on.
 
 The kinds behind the examples are covered by the fuzz tests (tests/*/test_*fuzz*.py) and
-the per-package tests; this file pins the examples themselves, so that a reader of the
-issue finds each one here.
+the per-package tests; this file pins the examples themselves.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def _quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PACKSCHED_PROGRESS", "0")
 
 
-# -- 1. Confident wrong answers ---------------------------------------------------------
+# -- Confident wrong answers ------------------------------------------------------------
 
 def test_bpplib_csp_layout_is_not_read_as_weights(capsys, tmp_path):
     f = tmp_path / "csp.txt"
@@ -107,7 +108,7 @@ def test_google_trace_without_grid_stays_within_lemma2(capsys):
     assert d["upper"] <= d["lemma2_bound"] <= 18.20813
 
 
-# -- 2. Tracebacks instead of errors -----------------------------------------------------
+# -- Tracebacks instead of errors --------------------------------------------------------
 
 @pytest.mark.parametrize(("argv", "words"), [
     (["--sizes", "0.4,0.6", "--vqs", "63"], ["J is at most 50"]),
@@ -137,7 +138,7 @@ def test_memory_is_estimated_before_allocating(capsys, flags):
     assert "would need about" in line and "--max-memory" in line
 
 
-# -- 3. Computations that run away without a word -----------------------------------------
+# -- Computations that run away without a word --------------------------------------------
 
 @pytest.mark.parametrize(("argv", "flag"), [
     (["rho-star", "--dist", "uniform:0.1,0.9", "--levels", "40"], "--max-types"),
@@ -176,7 +177,7 @@ def test_long_computations_report_progress(capsys, monkeypatch):
     assert code == 0 and json.loads(out) and "packsched: " in err
 
 
-# -- 4. Messages a user cannot act on -------------------------------------------------------
+# -- Messages a user cannot act on ----------------------------------------------------------
 
 def test_not_text_is_said_in_words(capsys, tmp_path):
     f = tmp_path / "blob"
@@ -206,7 +207,7 @@ def test_grid_one_says_what_is_wrong(capsys):
     assert "no job types given" not in line and "too coarse" in line
 
 
-# -- 5. and 6. The README and the API ---------------------------------------------------
+# -- The README and the API -------------------------------------------------------------
 
 def test_readme_grid_bracket_example_returns_a_bracket():
     from capacity.brackets import Bracket, grid_bracket
