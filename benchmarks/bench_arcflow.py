@@ -23,7 +23,7 @@ For each bin-packing instance, in the same process and one after the other:
   a 0.0 placeholder depending on ``pyvpsolver``).
 
 Instances: every ``benchmarks/instances/*.txt`` (BPPLIB format, read with
-``theory.bpplib.read_bpplib``) and AI-like instances generated in memory from seeds
+``theory.readers.bpplib.read_bpplib``) and AI-like instances generated in memory from seeds
 (each bin of capacity C split exactly into 3 or 4 items, so z_LP = the number of bins).
 
 Timings are MEDIANS over ``--repeats`` calls (fewer once ``--budget`` seconds are
@@ -111,7 +111,7 @@ def ai_like(capacity: int, bins: int, seed: int) -> list[int]:
 
 def cases(quick: bool, only: list[str] | None) -> list[dict[str, Any]]:
     """The instances of the run: files, then generated AI-like instances."""
-    from theory.bpplib import read_bpplib
+    from theory.readers.bpplib import read_bpplib
 
     out: list[dict[str, Any]] = []
     for path in sorted(INSTANCES.glob("*.txt")):

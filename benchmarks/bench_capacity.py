@@ -289,7 +289,7 @@ def section_rho(args: argparse.Namespace, checks: list[dict[str, Any]]) -> list[
 
 def trace_case(args: argparse.Namespace) -> dict[str, Any]:
     from capacity.supportable_workload import rho_star
-    from theory.traces import trace_distribution
+    from theory.readers.traces import trace_distribution
 
     t0 = time.perf_counter()
     dist = trace_distribution("max", exact=True)
@@ -410,7 +410,7 @@ def generate(spec: dict[str, Any]) -> list[int]:
 
 def ensure_instances(regen: bool) -> list[tuple[dict[str, Any], Path, str]]:
     """Write missing instance files (all, if ``regen``); return (spec, path, status)."""
-    from theory.bpplib import write_bpplib
+    from theory.readers.bpplib import write_bpplib
 
     INSTANCES.mkdir(parents=True, exist_ok=True)
     out = []
@@ -427,7 +427,7 @@ def ensure_instances(regen: bool) -> list[tuple[dict[str, Any], Path, str]]:
 
 def section_bpp(args: argparse.Namespace, checks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     from capacity.supportable_workload import bin_packing_lp
-    from theory.bpplib import read_bpplib
+    from theory.readers.bpplib import read_bpplib
 
     out = []
     for spec, path, status in ensure_instances(args.regen_instances):
@@ -614,9 +614,9 @@ PROFILE_BUCKETS = [
 def profile_cases(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
     from capacity.brackets import partition_bracket
     from capacity.supportable_workload import bin_packing_lp, rho_star
-    from theory.bpplib import read_bpplib
     from theory.distributions import Uniform
     from theory.partitions import quantile_partition
+    from theory.readers.bpplib import read_bpplib
 
     cases: dict[str, Callable[[], Any]] = {}
     for name, T, lo, hi, probs, _enum in RHO_CASES_FULL:
@@ -625,7 +625,7 @@ def profile_cases(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
         cases[name + ":enumerate"] = run("enumerate")
 
     def trace() -> Any:
-        from theory.traces import trace_distribution
+        from theory.readers.traces import trace_distribution
         return rho_star(trace_distribution("max", exact=True), servers=1)
 
     cases["google2011-max-exact"] = trace
@@ -828,7 +828,7 @@ def collect_targets(report: dict[str, Any]) -> list[dict[str, Any]]:
 def write_json(path: str | None, report: dict[str, Any]) -> None:
     if not path:
         return
-    from capacity.result import jsonable
+    from theory.json_ready import json_ready
 
     def clean(o: Any) -> Any:  # JSON has no inf/nan
         if isinstance(o, float) and not math.isfinite(o):
@@ -839,7 +839,7 @@ def write_json(path: str | None, report: dict[str, Any]) -> None:
             return [clean(v) for v in o]
         return o
 
-    Path(path).write_text(json.dumps(clean(jsonable(report)), indent=1, default=str) + "\n")
+    Path(path).write_text(json.dumps(clean(json_ready(report)), indent=1, default=str) + "\n")
     print(f"wrote {path}")
 
 

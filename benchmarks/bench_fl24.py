@@ -8,7 +8,7 @@ Run from the repository root::
     python benchmarks/bench_fl24.py --out benchmarks/results/fl24-2core.json
     python benchmarks/bench_fl24.py --sections scale --policies mris
 
-Workload: ``theory.azure_job_sets.azure2017_job_set`` on M = 20 unit machines, R = 2
+Workload: ``theory.readers.azure.azure2017_job_set`` on M = 20 unit machines, R = 2
 (cores, memory). Up to the trace's 631,807 usable VMs a size N is the paper's
 downsampling (every f-th VM by release, FL24 Sec. 7.1); above it, ``resample=True``
 draws N VMs with replacement (flavour, lifetime and 300-s bin together), which is how
@@ -60,7 +60,7 @@ BASELINE_SIZE = 8_000
 
 
 def job_set(n: int) -> Any:
-    from theory.azure_job_sets import azure2017_job_set
+    from theory.readers.azure import azure2017_job_set
 
     return azure2017_job_set(jobs=n, resample=n > TRACE_VMS)
 

@@ -8,12 +8,12 @@ Run from the repository root::
     python benchmarks/bench_pg18.py --out benchmarks/results/pg18-2core.json
     python benchmarks/bench_pg18.py --sections baseline              # a subset
 
-The setting is PG18 Sec. VII-A with the three EC2 job types of Table I (demands
-[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]; unit-mean exponential service) on
-identical servers of capacity [90, 90, 5000], Poisson arrivals at traffic intensity
-0.9 (``policies.rates_for_intensity``), RMS (Algorithm 1, ``make_policy("rms")``) with
-the paper's clocks of rate L per type and epsilon = 0.1. The workload is drawn with a
-fixed seed and cut at the time of its (N+1)-th arrival, so a run sees exactly N jobs.
+The setting is PG18 Sec. VII-A with the three EC2 job types of Table I on its servers
+(``theory.instances.EC2_TABLE_I``: memory, CPU and storage; unit-mean exponential
+service), Poisson arrivals at traffic intensity 0.9 (``policies.rates_for_intensity``),
+RMS (Algorithm 1, ``make_policy("rms")``) with the paper's clocks of rate L per type and
+epsilon = 0.1. The workload is drawn with a fixed seed and cut at the time of its
+(N+1)-th arrival, so a run sees exactly N jobs.
 
 Sections:
 
@@ -69,12 +69,13 @@ for p in (str(ROOT), str(HERE)):
         sys.path.insert(0, p)
 
 from benchmarks.timing import summary  # noqa: E402
+from theory.instances import EC2_TABLE_I  # noqa: E402
 
 TARGET_LARGE_S = 10.0       # 1,000 servers, 1,000,000 arrivals
 TARGET_SPEEDUP = 20.0       # events per second, compiled engine over the SimPy model
 
-EC2_SIZES = [[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]]
-EC2_CAPACITY = [90.0, 90.0, 5000.0]
+EC2_SIZES = EC2_TABLE_I.sizes()
+EC2_CAPACITY = [float(c) for c in EC2_TABLE_I.capacity()]
 INTENSITY = 0.9
 EPSILON = 0.1
 WORKLOAD_SEED = 18

@@ -137,7 +137,7 @@ def group_bpp(args: argparse.Namespace) -> list[dict[str, Any]]:
                     "l1": ex["l1"], "l2": ex["l2"], "lp_bins": ex["lp_bins"],
                     "iterations": res.iterations})
     # through the CLI, a file of BPPLIB format, one process per call (imports included)
-    from theory.bpplib import write_bpplib
+    from theory.readers.bpplib import write_bpplib
 
     ws = split_bins(200, 20_000, 21)[:601]
     with tempfile.TemporaryDirectory() as tmp:
@@ -232,7 +232,7 @@ def group_vqs(args: argparse.Namespace) -> list[dict[str, Any]]:
 
 def group_trace(args: argparse.Namespace) -> list[dict[str, Any]]:
     from capacity.supportable_workload import rho_star
-    from theory.traces import trace_distribution
+    from theory.readers.traces import trace_distribution
 
     rho_star(["0.3", "0.45"], None)  # warm-up
     dist = trace_distribution("max", exact=True)
@@ -248,7 +248,7 @@ def group_vector(args: argparse.Namespace) -> list[dict[str, Any]]:
     (:func:`capacity.brackets.choose_grid`, one resolution per resource) until one
     closes it; the time is the whole sequence's."""
     from capacity.brackets import choose_grid, grid_bracket
-    from theory.traces import trace_distribution
+    from theory.readers.traces import trace_distribution
 
     vec = trace_distribution("vector", exact=True)
     grid_bracket(vec, (16, 8), rtol=0.5)  # warm-up (kernels)

@@ -5,7 +5,7 @@
     python benchmarks/bench_xll21.py --sections policies --json out.json
 
 Section ``policies``: every XLL21 policy on the job set of
-``theory.trace_job_sets.google2011_job_set`` (1,508 jobs, 10 s slots) on the default
+``theory.readers.trace_job_sets.google2011_job_set`` (1,508 jobs, 10 s slots) on the default
 64/32/16-core cluster, single resource (OCORP, baselines) and with memory (OCORP+M);
 throughput in job-slots per second (sum over jobs of the slots they are present,
 divided by the wall time), medians over repeats, and the ratio to SRPT measured in the
@@ -47,7 +47,7 @@ from policies.preemptive import (  # noqa: E402
     run_schedule,
 )
 from theory.job_sets import JobSet, Machines  # noqa: E402
-from theory.trace_job_sets import google2011_job_set, xll21_cluster  # noqa: E402
+from theory.readers.trace_job_sets import google2011_job_set, xll21_cluster  # noqa: E402
 
 
 def _job_slots(res: Any) -> int:

@@ -27,7 +27,7 @@ same scheduling stream it must give the same trajectory.
 
 Contract with ``policies.simulate_continuous`` (random numbers and event order)
 --------------------------------------------------------------------------------
-* One ``numpy.random.Generator`` (``policies.continuous.engine.scheduling_rng(seed)``),
+* One ``numpy.random.Generator`` (``theory.seeding.scheduling_rng(seed)``),
   drawn in event order: the first clock gap at time 0, before any event; at a tick,
   u1 (type: the first j with u1 * R < r_1 + ... + r_j), u2 (server floor(u2 * L)),
   one uniform for the service of a dummy if one is placed, then the gap to the next
@@ -76,13 +76,13 @@ import numpy as np
 import simpy
 from simpy.events import Event
 
-from policies.continuous.engine import scheduling_rng
 from policies.continuous.formulas import F_LOG, rms_weight, service_draw
 from policies.continuous.rms import max_jobs_per_server
 from policies.job_types import JobTypes
 from policies.workload import Workload
 from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL
+from theory.seeding import scheduling_rng
 
 __all__ = ["simulate_simpy_rms", "RMSModel", "Environment", "At", "After", "DEPARTURE",
            "ARRIVAL", "TICK"]

@@ -18,7 +18,7 @@ except ModuleNotFoundError as e:
 
 from typing import TYPE_CHECKING
 
-from theory._lazy import lazy_exports
+from theory.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
     from capacity._lp_highs import LPSolveError

@@ -29,7 +29,7 @@ from capacity.result import CapacityResult, _short_num, lemma2_cap
 from theory.bounds import mean_size_bound
 from theory.budgets import MAX_LP_TYPES, check_budget
 from theory.distributions import Discrete, SizeDistribution
-from theory.numbers import Number, _short, positive_int, server_count, to_float_checked
+from theory.numbers import Number, positive_int, server_count, short_repr, to_float_checked
 from theory.partitions import Partition, grid_partition, quantile_partition, type_probabilities
 from theory.progress import Progress
 
@@ -109,9 +109,9 @@ def require_distribution(dist: object, name: str = "dist", *,
     kind = "a Discrete distribution" if discrete else "a size distribution"
     if isinstance(dist, list | tuple | np.ndarray):
         got = f"a {type(dist).__name__} of numbers"
-        write = f"Discrete({_short(list(dist))})"
+        write = f"Discrete({short_repr(list(dist))})"
     else:
-        got, write = f"{_short(dist)} ({type(dist).__name__})", "Discrete([0.4, 0.6])"
+        got, write = f"{short_repr(dist)} ({type(dist).__name__})", "Discrete([0.4, 0.6])"
     raise TypeError(f"{name} must be {kind}, got {got}; pass {write}"
                     + ("" if discrete else " or Uniform(\"0.1\", \"0.9\")"))
 
@@ -266,7 +266,7 @@ def quantile_brackets(
     require_distribution(dist)
     for name, v in (("start", start), ("levels", levels)):
         if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {_short(v)}")
+            raise ValueError(f"{name} must be a non-negative integer, got {short_repr(v)}")
     if levels < start:
         raise ValueError(f"levels must be an integer >= start ({start}), got {levels!r}")
     server_count(servers)

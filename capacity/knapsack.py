@@ -27,7 +27,7 @@ import numpy as np
 
 from capacity._jit import njit  # numba is imported on the first kernel call
 from capacity.configuration_rows import ConfigurationRows
-from theory.numbers import FEASIBILITY_RTOL
+from theory.numbers import FEASIBILITY_RTOL, positive_int
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
            "knapsack_dp2", "knapsack_dp_bounded", "knapsack_dp_cells", "knapsack_dp_table",
@@ -356,10 +356,7 @@ def _integer_sizes(sizes: object, capacity: object) -> tuple[np.ndarray, int]:
     if w.dtype.kind not in "iu" or np.any(w < 0):
         raise ValueError(f"knapsack sizes must be non-negative integers, got dtype "
                          f"{w.dtype}")
-    if isinstance(capacity, bool) or not isinstance(capacity, int | np.integer) \
-            or capacity <= 0:
-        raise ValueError(f"knapsack capacity must be a positive integer, got {capacity!r}")
-    return w.astype(np.int64), int(capacity)
+    return w.astype(np.int64), positive_int(capacity, name="knapsack capacity")
 
 
 def _chain_cells(units: np.ndarray, per_level: np.ndarray, C: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from capacity.configuration_rows import ConfigurationRows
+from theory.numbers import positive_int
 
 __all__ = ["perfect_patterns_upto_three"]
 
@@ -27,10 +28,7 @@ def perfect_patterns_upto_three(sizes: np.ndarray, copies: np.ndarray, capacity:
         raise ValueError("perfect_patterns_upto_three needs integer sizes and copies, one each")
     if s.size and (s.min() < 1 or np.any(m < 1) or len(np.unique(s)) != s.size):
         raise ValueError("sizes must be distinct positive integers, copies at least 1")
-    if isinstance(capacity, bool) or not isinstance(capacity, (int, np.integer)) \
-            or capacity < 1:
-        raise ValueError(f"capacity must be a positive integer, got {capacity!r}")
-    C = int(capacity)
+    C = positive_int(capacity, name="capacity")
     T = s.size
     order = np.argsort(s, kind="stable")
     u = s[order].astype(np.int64)

@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from capacity.result import jsonable
 from theory.budgets import check_budget
+from theory.json_ready import json_ready
 
 __all__ = [
     "BYTES_PER_NONZERO",
@@ -201,9 +201,9 @@ class ProgramResult:
             "status": self.status, "value": num(self.value), "lower": num(self.lower),
             "upper": num(self.upper), "gap": num(self.gap), "method": self.method,
             "solver": self.solver, "seconds": self.seconds,
-            "solution": jsonable(self.solution),
-            "duals": None if self.duals is None else jsonable(self.duals),
-            "extra": jsonable(self.extra),
+            "solution": json_ready(self.solution),
+            "duals": None if self.duals is None else json_ready(self.duals),
+            "extra": json_ready(self.extra),
         }
 
 

@@ -22,7 +22,7 @@ from capacity.configuration_lp import ConfigurationLP, solve_configuration_lp
 from capacity.result import CapacityResult
 from theory.budgets import MAX_CONFIGURATIONS, MAX_LP_TYPES
 from theory.configurations import as_capacity, as_size_matrix, maximal_configurations
-from theory.numbers import _short, as_list, server_count, to_float_checked, to_numbers, written
+from theory.numbers import as_list, server_count, short_repr, to_float_checked, to_numbers, written
 
 __all__ = ["CapacityRegion", "ServerClass"]
 
@@ -55,7 +55,7 @@ class ServerClass:
             vals = list(cap)  # type: ignore[call-overload]
             if not vals or any(_is_seq(v) for v in vals):
                 raise ValueError("ServerClass capacity must be a number or a flat list of "
-                                 f"numbers (one per resource), got {_short(cap)}")
+                                 f"numbers (one per resource), got {short_repr(cap)}")
             object.__setattr__(self, "capacity", tuple(vals))
         else:
             vals = [cap]
@@ -78,14 +78,14 @@ def _server_class(s: object, D: int) -> ServerClass:
     if len(items) == 2 and (_is_seq(items[0]) or D != 2) and not _is_seq(items[1]):
         cap, n = items
         if isinstance(n, bool | np.bool_) or not isinstance(n, int | np.integer):
-            raise ValueError(f"server entry {_short(s)}: read as a (capacity, count) pair, "
+            raise ValueError(f"server entry {short_repr(s)}: read as a (capacity, count) pair, "
                              f"but the count {written(n)} is not a positive integer; write "
                              f"ServerClass(capacity=..., count=...)")
         return ServerClass(cap, int(n))
     if flat and len(items) == 2 and D == 2:
-        raise ValueError(f"server entry {_short(s)} is ambiguous for two resources: write "
+        raise ValueError(f"server entry {short_repr(s)} is ambiguous for two resources: write "
                          + _SPELLINGS)
-    raise ValueError(f"server entry {_short(s)} is neither a capacity with {D} "
+    raise ValueError(f"server entry {short_repr(s)} is neither a capacity with {D} "
                      f"resource{'s' if D > 1 else ''} nor a (capacity, count) pair; write "
                      f"ServerClass(capacity=..., count=...)")
 
@@ -193,6 +193,6 @@ class CapacityRegion:
         if isinstance(server_class, bool) or not isinstance(server_class, int) or not (
                 0 <= server_class < len(self.classes)):
             raise ValueError(f"server_class must be an index 0..{len(self.classes) - 1}, "
-                             f"got {_short(server_class)}")
+                             f"got {short_repr(server_class)}")
         return maximal_configurations(self.sizes, self.classes[server_class][0],
                                       max_configurations=max_configurations)

@@ -9,26 +9,10 @@ from typing import Any
 import numpy as np
 
 from capacity.certification import CERT_RTOL, is_certified
+from theory.json_ready import json_ready
 from theory.numbers import Number
 
-__all__ = ["MixtureTerm", "CapacityResult", "jsonable", "lemma2_cap", "cap_by_lemma2"]
-
-
-def jsonable(x: Any) -> Any:
-    """Numbers for JSON: Fractions become floats (their exact text is kept elsewhere)."""
-    if isinstance(x, Fraction):
-        return float(x)
-    if isinstance(x, np.integer):
-        return int(x)
-    if isinstance(x, np.floating):
-        return float(x)
-    if isinstance(x, np.ndarray):
-        return [jsonable(v) for v in x.tolist()]
-    if isinstance(x, list | tuple):
-        return [jsonable(v) for v in x]
-    if isinstance(x, dict):
-        return {str(k): jsonable(v) for k, v in x.items()}
-    return x
+__all__ = ["MixtureTerm", "CapacityResult", "lemma2_cap", "cap_by_lemma2"]
 
 
 @dataclass(frozen=True)
@@ -47,7 +31,7 @@ class MixtureTerm:
             "config": {int(j): int(self.config[j]) for j in nz},
         }
         if sizes is not None:
-            d["sizes"] = [[jsonable(sizes[j]), int(self.config[j])] for j in nz]
+            d["sizes"] = [[json_ready(sizes[j]), int(self.config[j])] for j in nz]
         return d
 
 
@@ -121,8 +105,8 @@ class CapacityResult:
                 self.message or f"the certificate's bounds [{_short_num(self.lower)}, "
                 f"{_short_num(self.upper)}] do not agree"),
             "certificate": {
-                "lower": jsonable(self.lower),
-                "upper": jsonable(self.upper),
+                "lower": json_ready(self.lower),
+                "upper": json_ready(self.upper),
                 "lower_exact": str(self.lower) if isinstance(self.lower, Fraction) else None,
                 "upper_exact": str(self.upper) if isinstance(self.upper, Fraction) else None,
                 "exact_arithmetic": self.exact_check,
@@ -135,13 +119,13 @@ class CapacityResult:
             else "solved_uncertified",
             "types": len(self.sizes),
             "mixture": [t.as_dict(self.sizes) for t in self.mixture],
-            "dual": jsonable(self.dual),
-            "dual_bound": jsonable(self.dual_bound),
+            "dual": json_ready(self.dual),
+            "dual_bound": json_ready(self.dual_bound),
             "iterations": self.iterations,
             "columns": self.columns,
             "seconds": self.seconds,
         }
-        out.update(jsonable(self.extra))
+        out.update(json_ready(self.extra))
         return out
 
 

@@ -69,8 +69,9 @@ import numpy as np
 from numba import njit
 
 from capacity.programs import ProgramError
-from capacity.result import jsonable
 from theory.budgets import check_budget
+from theory.json_ready import json_ready
+from theory.numbers import real_float
 from theory.progress import Progress
 
 __all__ = [
@@ -130,7 +131,7 @@ class VolumeKnapsackResult:
             "scaling": self.scaling,
             "volume_bound": self.volume_bound,
             "seconds": round(self.seconds, 6),
-            "details": jsonable(self.details),
+            "details": json_ready(self.details),
         }
 
 
@@ -155,9 +156,7 @@ def _vector(name: str, x: object) -> np.ndarray:
 
 
 def _real(name: str, x: object) -> float:
-    if isinstance(x, bool) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be a real number, got {x!r}")
-    f = float(x)
+    f = real_float(x, name, "a real number")
     if not math.isfinite(f):
         raise ValueError(f"{name} must be finite, got {x!r}")
     return f

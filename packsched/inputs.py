@@ -97,8 +97,8 @@ def read_size_input(args: argparse.Namespace) -> SizeInput:
 
 
 def _read_instance(args: argparse.Namespace) -> SizeInput:
-    from theory.bpplib import read_bpplib
     from theory.distributions import Discrete
+    from theory.readers.bpplib import read_bpplib
 
     if args.capacity is not None:
         raise UsageError("--capacity does not apply to --instance (the file gives it)")
@@ -116,7 +116,7 @@ def _read_instance(args: argparse.Namespace) -> SizeInput:
 def _read_trace(spec: str, capacity: object, finished_only: bool,
                 budget: dict[str, Any]) -> SizeInput:
     from theory.distributions import Discrete
-    from theory.traces import read_size_file, trace_distribution
+    from theory.readers.traces import read_size_file, trace_distribution
 
     name, _, kind = spec.partition(":")
     if name == "google2011":

@@ -28,7 +28,7 @@ except ModuleNotFoundError as e:
 
 from typing import TYPE_CHECKING
 
-from theory._lazy import lazy_exports
+from theory.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
     from policies.continuous import (
@@ -68,7 +68,6 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
     )
     from policies.result import RunResult
     from policies.run import run
-    from policies.seeding import spawn_seeds
     from policies.slotted import (
         BFJ,
         BFJS,
@@ -101,9 +100,11 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         trace_workload,
     )
     from theory.cluster import Cluster
+    from theory.seeding import spawn_seeds
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "theory.cluster": ("Cluster",),
+    "theory.seeding": ("spawn_seeds",),
     "policies.continuous": ("RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
         "MaxWeightServers", "simulate_continuous"),
     "policies.critical_load": ("CriticalLoad", "critical_load", "reference_rho_star"),
@@ -118,7 +119,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "policies.run": ("run",),
     "policies.registry": ("POLICIES", "available_policies", "make_policy", "policies_of",
         "slotted_parameters"),
-    "policies.seeding": ("spawn_seeds",),
     "policies.slotted": ("BFJ", "BFJS", "BFS", "FIFOFF", "VQS", "VQSBF", "BuiltinPolicy",
         "PartitionMaxWeight", "SlotState", "SlottedPolicy", "simulate"),
     "policies.stability": ("StabilityVerdict", "judge_stability"),

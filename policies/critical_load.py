@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
-from policies.seeding import spawn_seeds
 from policies.slotted.engine import simulate
 from policies.slotted.policy import BuiltinPolicy, SlottedPolicy
 from policies.workload import pg21_workload
 from theory.cluster import Cluster
 from theory.distributions import Discrete, SizeDistribution
+from theory.seeding import spawn_seeds
 
 __all__ = ["CriticalLoad", "critical_load", "reference_rho_star"]
 

@@ -21,12 +21,12 @@ from typing import Any
 import numpy as np
 
 from policies.footprint import expected_jobs_bound
-from policies.seeding import as_rng
 from policies.workload import Workload
 from theory.arrays import number_array
 from theory.budgets import MEMORY_BUDGET
 from theory.cluster import Cluster
-from theory.numbers import FEASIBILITY_RTOL, real_float
+from theory.numbers import FEASIBILITY_RTOL, real_float, short_repr
+from theory.seeding import as_rng
 
 __all__ = ["ServiceTime", "JobTypes", "poisson_type_workload", "SERVICE_LAWS",
            "mean_maximal_point", "rates_for_intensity", "describe_types"]
@@ -42,8 +42,8 @@ MAX_SCV = 1e6
 
 
 def _shown(x: object) -> str:
-    text = repr(float(x)) if isinstance(x, np.floating) else repr(x)
-    return text if len(text) <= 40 else text[:37] + "..."
+    """``x`` for a message (:func:`theory.numbers.short_repr`; a numpy float as a float)."""
+    return short_repr(float(x) if isinstance(x, np.floating) else x, 40)
 
 
 def _finite_positive(x: object, name: str) -> float:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from policies.seeding import spawn_seeds
+from theory.seeding import spawn_seeds
 
 __all__ = ["sweep"]
 

@@ -137,12 +137,12 @@ def _parse(text: str, where: str) -> dict[str, np.ndarray]:
 @functools.lru_cache(maxsize=4)
 def _load(key: tuple[object, ...]) -> dict[str, np.ndarray]:
     if key[0] == "package":
-        from theory.traces import decode_text
+        from theory.readers.traces import decode_text
 
         raw = resources.files("theory.data").joinpath(DATA_FILE).read_bytes()
         where = f"theory/data/{DATA_FILE}"
         return _parse(decode_text(raw, where), where)
-    from theory.traces import read_text_file
+    from theory.readers.traces import read_text_file
 
     return _parse(read_text_file(str(key[1])), str(key[1]))
 

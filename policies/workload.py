@@ -28,11 +28,11 @@ from typing import Any
 import numpy as np
 
 from policies.footprint import check_run_memory, expected_jobs_bound
-from policies.seeding import as_rng
 from theory.budgets import MEMORY_BUDGET
 from theory.distributions import SizeDistribution
 from theory.job_sets import JobSet
-from theory.numbers import FEASIBILITY_RTOL
+from theory.numbers import FEASIBILITY_RTOL, positive_int
+from theory.seeding import as_rng
 
 __all__ = [
     "Workload",
@@ -339,8 +339,7 @@ def slotted_workload(
     The run's memory (:mod:`policies.footprint`, with ``servers`` servers when known) is
     estimated first and refused above ``memory_budget`` bytes.
     """
-    if isinstance(slots, bool) or not isinstance(slots, int | np.integer) or slots < 1:
-        raise ValueError(f"slots must be a positive integer, got {slots!r}")
+    positive_int(slots, name="slots")
     if not isinstance(sizes, SizeDistribution):
         raise TypeError("sizes must be a theory.distributions.SizeDistribution")
     rng = as_rng(seed)
@@ -422,7 +421,7 @@ def google2011_workload(
     Keeps tasks that finished without interruption (end event FINISH, runtime known),
     size = max(CPU, memory request), decisions every ``slot_seconds`` (paper: 0.1 s).
     """
-    from theory.traces import load_google2011
+    from theory.readers.traces import load_google2011
 
     cols = load_google2011(path)
     size = np.fmax(cols["cpu_request"], cols["memory_request"])
@@ -474,8 +473,7 @@ def pg21_workload(
     ``capacity`` (a job no server can ever serve) is an error, and so is a run whose
     memory estimate exceeds ``memory_budget`` bytes.
     """
-    if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 1:
-        raise ValueError(f"servers must be a positive integer, got {servers!r}")
+    positive_int(servers, name="servers")
     if not isinstance(sizes, SizeDistribution):
         raise TypeError("sizes must be a theory.distributions.SizeDistribution")
     cap = _positive(capacity, "the capacity")

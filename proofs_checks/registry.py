@@ -1,10 +1,13 @@
-"""The registry of checks: one registered function per claim of the papers.
+"""Loading, selecting and running the registered checks (one per claim of the papers).
 
 A check has a claim id (``PG21.Thm1``), the paper's location, the statement in
 words and its method (exact, LP, exhaustive, property test, simulation,
-counterexample). Running it returns a :class:`CheckResult` with a verdict
-(``holds``, ``violated`` or ``inconclusive``) and the evidence behind it. A check must
-be able to fail: it compares measured numbers against the paper's bound.
+counterexample); the declarations (:func:`register`, :class:`Check`,
+:class:`Verdict`) live in :mod:`proofs_checks.claims` and are re-exported here.
+Running a check gives a :class:`CheckResult`: the verdict (``holds``, ``violated`` or
+``inconclusive``) and its evidence, the measured value against the paper's bound, the
+parameters, the seed and the details. A check must be able to fail: it compares
+measured numbers against the paper's bound.
 """
 
 from __future__ import annotations
@@ -12,58 +15,53 @@ from __future__ import annotations
 import multiprocessing
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from proofs_checks.claims import (
+    ENGINES,
+    METHODS,
+    REGISTRY,
+    RELATIONS,
+    VERDICTS,
+    Check,
+    Numbers,
+    Seed,
+    Verdict,
+    register,
+)
+from theory.json_ready import json_ready
+
 __all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_check",
            "run_check", "run_checks", "iter_results", "select_checks", "submission_order",
-           "VERDICTS", "METHODS", "ENGINES"]
-
-VERDICTS = ("holds", "violated", "inconclusive")
-METHODS = ("exact", "LP", "exhaustive", "property", "simulation", "counterexample")
-#: Compiled simulators a check may run (numba kernels whose first compilation takes
-#: tens of seconds): the PG21 slotted loop and the PG18 continuous-time one.
-ENGINES = ("slotted", "continuous")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What a check function returns: the verdict and its evidence."""
-
-    verdict: str
-    evidence: dict[str, Any]
-
-    def __post_init__(self) -> None:
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    paper: str
-    location: str
-    statement: str
-    method: str
-    func: Callable[[bool], Verdict] = field(repr=False)
-    quick: bool = True  # part of ``verify --quick``
-    engines: tuple[str, ...] = ()  # compiled simulators it runs (ENGINES)
+           "VERDICTS", "METHODS", "ENGINES", "RELATIONS"]
 
 
 @dataclass(frozen=True)
 class CheckResult:
+    """One check's run: its declaration, the :class:`Verdict`'s fields and the seconds."""
+
     id: str
     paper: str
     location: str
     statement: str
     method: str
     verdict: str
-    evidence: dict[str, Any]
+    measured: Numbers | None
+    bound: Numbers | None
+    relation: str | None
+    quantity: str
+    params: dict[str, Any]
+    seed: Seed | None
+    details: dict[str, Any] = field(repr=False)
     seconds: float
 
     def as_dict(self) -> dict[str, Any]:
+        """``{id, paper, location, statement, method, verdict, measured, bound, relation,
+        quantity, params, seed, details, seconds}``, JSON-ready
+        (:func:`theory.json_ready.json_ready` with ``exact``: Fractions as ``"p/q"``)."""
         return {
             "id": self.id,
             "paper": self.paper,
@@ -71,35 +69,15 @@ class CheckResult:
             "statement": self.statement,
             "method": self.method,
             "verdict": self.verdict,
-            "evidence": self.evidence,
+            "measured": json_ready(self.measured, exact=True),
+            "bound": json_ready(self.bound, exact=True),
+            "relation": self.relation,
+            "quantity": self.quantity,
+            "params": json_ready(self.params, exact=True),
+            "seed": json_ready(self.seed, exact=True),
+            "details": json_ready(self.details, exact=True),
             "seconds": round(self.seconds, 4),
         }
-
-
-_REGISTRY: dict[str, Check] = {}
-
-
-def register(id: str, *, location: str, statement: str, method: str,
-             quick: bool = True, engines: tuple[str, ...] = ()
-             ) -> Callable[[Callable[[bool], Verdict]], Callable]:
-    """Decorator: register ``func(quick: bool) -> Verdict`` under a claim id.
-
-    ``engines``: the compiled simulators (:data:`ENGINES`) the check runs, so that
-    parallel runs compile each once (:func:`iter_results`)."""
-    if method not in METHODS:
-        raise ValueError(f"method must be one of {METHODS}")
-    if not isinstance(engines, tuple | list) or any(e not in ENGINES for e in engines):
-        raise ValueError(f"engines must be a tuple of {ENGINES}, got {engines!r}")
-    paper = id.split(".", 1)[0]
-
-    def deco(func: Callable[[bool], Verdict]) -> Callable[[bool], Verdict]:
-        if id in _REGISTRY:
-            raise ValueError(f"check {id} registered twice")
-        _REGISTRY[id] = Check(id, paper, location, statement, method, func, quick,
-                              tuple(engines))
-        return func
-
-    return deco
 
 
 def _load() -> None:
@@ -109,14 +87,14 @@ def _load() -> None:
 
 def all_checks() -> list[Check]:
     _load()
-    return list(_REGISTRY.values())
+    return list(REGISTRY.values())
 
 
 def get_check(id: str) -> Check:
     _load()
-    if id not in _REGISTRY:
-        raise KeyError(f"no check {id!r}; known: {', '.join(sorted(_REGISTRY))}")
-    return _REGISTRY[id]
+    if id not in REGISTRY:
+        raise KeyError(f"no check {id!r}; known: {', '.join(sorted(REGISTRY))}")
+    return REGISTRY[id]
 
 
 def run_check(check: Check, *, quick: bool = False) -> CheckResult:
@@ -125,10 +103,12 @@ def run_check(check: Check, *, quick: bool = False) -> CheckResult:
     try:
         v = check.func(quick)
     except Exception as exc:  # noqa: BLE001 - a crashing check must still report
-        v = Verdict("inconclusive", {"error": f"{type(exc).__name__}: {exc}",
-                                     "traceback": traceback.format_exc(limit=3)})
+        v = Verdict("inconclusive", details={
+            "no_bound": "the check raised an exception", "error": f"{type(exc).__name__}: {exc}",
+            "traceback": traceback.format_exc(limit=3)})
     return CheckResult(check.id, check.paper, check.location, check.statement, check.method,
-                       v.verdict, v.evidence, time.perf_counter() - t0)
+                       v.verdict, v.measured, v.bound, v.relation, v.quantity, v.params,
+                       v.seed, v.details, time.perf_counter() - t0)
 
 
 def select_checks(*, paper: str | None = None, claim: str | None = None,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import theory.installation  # noqa: F401  (first: refuses a folder shadowing a package)
-from theory._lazy import lazy_exports
+from theory.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
     from theory.bounds import *  # noqa: F401,F403
@@ -21,15 +21,16 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
     from theory.cluster import *  # noqa: F401,F403
     from theory.configurations import *  # noqa: F401,F403
     from theory.distributions import *  # noqa: F401,F403
-    from theory.job_files import *  # noqa: F401,F403
     from theory.job_sets import *  # noqa: F401,F403
     from theory.nonpreemptive_bounds import *  # noqa: F401,F403
     from theory.numbers import *  # noqa: F401,F403
     from theory.partitions import *  # noqa: F401,F403
-    from theory.traces import *  # noqa: F401,F403
+    from theory.readers.job_files import *  # noqa: F401,F403
+    from theory.readers.traces import *  # noqa: F401,F403
+    from theory.seeding import *  # noqa: F401,F403
 
-#: submodule -> the public names (its ``__all__``) re-exported here; a test checks that
-#: this table matches the submodules
+#: submodule (dotted below ``theory``: ``"readers.traces"``) -> the public names (its
+#: ``__all__``) re-exported here; a test checks that this table matches the submodules
 _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
     "bounds": ("lemma2_by_resource", "mean_size_bound", "fixed_configuration_workload",
         "bfjs_guarantee", "vqs_fraction", "choose_J", "universal_scheduled_size", "lemma1_N1",
@@ -43,9 +44,7 @@ _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
         "feasible_configurations", "maximal_configurations", "MAX_J", "ReducedSet",
         "reduced_configurations"),
     "distributions": ("SizeDistribution", "Discrete", "Uniform", "Continuous", "Mixture",
-        "empirical", "beta", "from_spec", "as_rng", "unit_sizes"),
-    "job_files": ("JOB_COLUMNS", "CLUSTER_COLUMNS", "read_jobs", "write_jobs", "read_cluster",
-        "write_cluster", "read_instance"),
+        "empirical", "beta", "from_spec", "unit_sizes"),
     "job_sets": ("JobSet", "Machines", "require_integers", "check_fits",
                  "require_resources"),
     "nonpreemptive_bounds": ("MakespanLowerBound", "PQMakespanBound",
@@ -55,10 +54,13 @@ _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
         "MAX_TEXT_LENGTH", "Number", "to_number", "written", "to_numbers", "to_float_checked",
         "real_float",
         "as_list", "all_exact", "fits", "common_denominator", "as_float", "positive_int",
-        "server_count"),
+        "server_count", "short_repr"),
     "partitions": ("Cell", "Partition", "partition_from_cuts", "universal_partition",
         "quantile_partition", "type_probabilities", "grid_partition"),
-    "traces": ("GOOGLE2011_COLUMNS", "TEXT_MEMORY_FACTOR", "load_google2011",
+    "seeding": ("as_rng", "scheduling_rng", "spawn_seeds"),
+    "readers.job_files": ("JOB_COLUMNS", "CLUSTER_COLUMNS", "read_jobs", "write_jobs",
+        "read_cluster", "write_cluster", "read_instance"),
+    "readers.traces": ("GOOGLE2011_COLUMNS", "TEXT_MEMORY_FACTOR", "load_google2011",
         "google2011_sizes", "trace_distribution", "read_size_file", "read_text_file"),
 }
 

@@ -11,9 +11,9 @@ from decimal import Decimal
 
 import numpy as np
 
-from theory.numbers import MAX_EXACT_INT
+from theory.numbers import MAX_EXACT_INT, short_repr
 
-__all__ = ["exact_float_array", "number_array", "short_repr", "unique_ids"]
+__all__ = ["exact_float_array", "number_array", "unique_ids"]
 
 
 def exact_float_array(x: object, name: str, ndim: int) -> np.ndarray:
@@ -86,7 +86,7 @@ def _entry(v: object, where: str) -> float:
     if isinstance(v, numbers.Integral):
         i = int(v)
         if abs(i) > 2**1023:
-            raise ValueError(f"{where} is {short_repr(i)}, beyond the float64 range (1.8e308)")
+            raise ValueError(f"{where} is {_entry_repr(i)}, beyond the float64 range (1.8e308)")
         if float(i) != i:
             raise ValueError(f"{where} is {i}, an integer above 2^53 that float64 cannot "
                              f"hold exactly (it would read as {int(float(i))}); give "
@@ -101,17 +101,17 @@ def _entry(v: object, where: str) -> float:
             f = math.nan
         if math.isinf(f) and not (isinstance(v, float) or (isinstance(v, Decimal)
                                                            and v.is_infinite())):
-            raise ValueError(f"{where} is {short_repr(v)}, beyond the float64 range (1.8e308)")
+            raise ValueError(f"{where} is {_entry_repr(v)}, beyond the float64 range (1.8e308)")
         if f == 0 and v != 0:
-            raise ValueError(f"{where} is {short_repr(v)}, nonzero but below the float64 range "
+            raise ValueError(f"{where} is {_entry_repr(v)}, nonzero but below the float64 range "
                              f"(it would read as 0)")
         return f
-    raise TypeError(f"{where} must be a number, got {short_repr(v)}")
+    raise TypeError(f"{where} must be a number, got {_entry_repr(v)}")
 
 
-def short_repr(v: object) -> str:
-    text = repr(v) if not isinstance(v, int) else str(v)
-    return text if len(text) <= 40 else f"{text[:20]}...{text[-8:]} ({len(text)} characters)"
+def _entry_repr(v: object) -> str:
+    """An entry for a message: its digits cut to 40 characters, with its length."""
+    return short_repr(v, 40, tail=8, length=True)
 
 
 def number_array(x: object, name: str, what: str) -> np.ndarray:
@@ -130,8 +130,7 @@ def number_array(x: object, name: str, what: str) -> np.ndarray:
         if isinstance(v, list | tuple | np.ndarray):
             raise ValueError(f"{name} must be {what}, with rows of equal length")
         if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
-            shown = repr(v) if len(repr(v)) <= 40 else repr(v)[:37] + "..."
-            raise ValueError(f"{name} must be {what}, got the entry {shown}")
+            raise ValueError(f"{name} must be {what}, got the entry {short_repr(v, 40)}")
     try:
         return obj.astype(np.float64)
     except (TypeError, ValueError, OverflowError):

@@ -17,6 +17,7 @@ import numpy as np
 
 from theory.arrays import exact_float_array, number_array, unique_ids
 from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.numbers import positive_int
 
 __all__ = ["Cluster", "SERVER_BYTES"]
 
@@ -61,8 +62,7 @@ class Cluster:
     def identical(cls, servers: int, capacity: float | Sequence[float] = 1.0, *,
                   memory_budget: float = MEMORY_BUDGET) -> Cluster:
         """``servers`` servers of the same capacity (scalar or one value per resource)."""
-        if isinstance(servers, bool) or not isinstance(servers, int | np.integer) or servers < 1:
-            raise ValueError(f"the number of servers must be a positive integer, got {servers!r}")
+        positive_int(servers, name="the number of servers")
         if capacity is None:
             raise ValueError("capacity must be a positive number or one per resource, got "
                              "None")

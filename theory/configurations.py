@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from theory.budgets import MAX_CONFIGURATIONS, BudgetExceeded
-from theory.numbers import Number, _short, as_list, fits, positive_int, to_numbers, written
+from theory.numbers import Number, as_list, fits, positive_int, short_repr, to_numbers, written
 from theory.progress import Progress
 
 __all__ = [
@@ -59,7 +59,7 @@ def as_capacity(capacity: object, dim: int) -> list[Number]:
     given = list(capacity) if isinstance(capacity, list | tuple | np.ndarray) else [capacity]
     if any(isinstance(c, list | tuple | np.ndarray) for c in given):
         raise ValueError(f"capacity must be a number or a flat list of numbers, got "
-                         f"{_short(capacity)}")
+                         f"{short_repr(capacity)}")
     cap = to_numbers(given, name="capacity")
     for c, g in zip(cap, given, strict=True):
         if not c > 0:
@@ -265,7 +265,7 @@ def reduced_configurations(J: int) -> ReducedSet:
         e_1 + 2^{m-1} e_{2m+1}\\ (m=1..J-1).
     """
     if isinstance(J, bool) or not isinstance(J, int) or J < 2:
-        raise ValueError(f"K_RED needs an integer J > 1, got {_short(J)}")
+        raise ValueError(f"K_RED needs an integer J > 1, got {short_repr(J)}")
     if J > MAX_J:
         raise ValueError(f"K_RED^(J) with J = {J} puts 2^{J - 1} jobs in one server; J is "
                          f"at most {MAX_J} (2^{MAX_J - 1} jobs, the largest count the "

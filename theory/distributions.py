@@ -30,6 +30,7 @@ import numpy as np
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers, written
 from theory.progress import Progress
+from theory.seeding import as_rng
 
 __all__ = [
     "SizeDistribution",
@@ -40,23 +41,11 @@ __all__ = [
     "empirical",
     "beta",
     "from_spec",
-    "as_rng",
     "unit_sizes",
 ]
 
 #: Tolerance on ``sum(probs) == 1`` for float probabilities (exact for rationals).
 PROB_SUM_ATOL = 1e-9
-
-
-def as_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """Normalise ``seed`` (int, Generator or None) to a ``numpy.random.Generator``."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is not None and (isinstance(seed, bool | np.bool_)
-                             or not isinstance(seed, int | np.integer) or seed < 0):
-        raise ValueError(f"seed must be None, a non-negative integer or a numpy Generator, "
-                         f"got {seed!r}")
-    return np.random.default_rng(seed)
 
 
 def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:

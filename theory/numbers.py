@@ -49,6 +49,7 @@ __all__ = [
     "as_float",
     "positive_int",
     "server_count",
+    "short_repr",
 ]
 
 #: Relative tolerance for deciding ``sum(k_i * s_i) <= capacity`` with float inputs:
@@ -107,10 +108,10 @@ def to_number(x: object, *, name: str = "value") -> Number:
             raise ValueError(f"{name}: {x!r} is nonzero but rounds to 0 in float64")
         return v
     if isinstance(x, bytes | bytearray):
-        raise ValueError(f"{name}: cannot read the bytes {_short(x)} as a number (decode "
+        raise ValueError(f"{name}: cannot read the bytes {short_repr(x)} as a number (decode "
                          "them to str)")
     what = "a list" if isinstance(x, list | tuple | np.ndarray) else type(x).__name__
-    raise ValueError(f"{name}: cannot read {_short(x)} ({what}) as a number")
+    raise ValueError(f"{name}: cannot read {short_repr(x)} ({what}) as a number")
 
 
 def _read_text(x: str, name: str) -> Fraction:
@@ -152,9 +153,9 @@ def _parse_text(x: str, name: str) -> Fraction:
 
 def _range_message(name: str, x: object, too_large: bool) -> str:
     if too_large:
-        return (f"{name}: {_short(x)} is too large (numbers are read up to {FLOAT_MAX:.2g}, "
+        return (f"{name}: {short_repr(x)} is too large (numbers are read up to {FLOAT_MAX:.2g}, "
                 "the float64 range every solver works in)")
-    return (f"{name}: {_short(x)} is too small (nonzero but below {FLOAT_TINY:.2g}, it "
+    return (f"{name}: {short_repr(x)} is too small (nonzero but below {FLOAT_TINY:.2g}, it "
             "rounds to 0 in float64, the range every solver works in)")
 
 
@@ -175,25 +176,41 @@ def _digits(n: int) -> int:
     return max(1, math.ceil(abs(n).bit_length() * math.log10(2)))
 
 
-def _short(x: object, limit: int = 60) -> str:
-    """``repr(x)`` cut to about ``limit`` characters (huge integers by their digit count)."""
-    if isinstance(x, Fraction) and x.denominator == 1:
-        x = x.numerator
-    if isinstance(x, int) and not isinstance(x, bool) and _digits(x) > limit:
-        return f"an integer of about {_digits(x)} digits"
-    if isinstance(x, Fraction) and _digits(x.numerator) + _digits(x.denominator) > limit:
-        return (f"a fraction of about {_digits(x.numerator)}/{_digits(x.denominator)} "
-                "digits")
-    try:
-        r = repr(x)
-    except Exception:  # a foreign object whose repr fails must not hide the real error
-        r = f"<{type(x).__name__}>"
-    return r if len(r) <= limit else r[: limit - 3] + "..."
+def short_repr(x: object, limit: int = 60, *, tail: int = 0, length: bool = False) -> str:
+    """``x`` for a message, cut to about ``limit`` characters.
+
+    Anything longer keeps its first ``limit - tail - 3`` characters, ``...`` and its last
+    ``tail`` characters, and with ``length`` its full length: ``(5000 characters)``. A
+    string is cut before it is quoted (the quotes stay); anything else is its ``repr``,
+    cut (``<type>`` when the ``repr`` fails). Without ``length``, an integer or a
+    fraction of more than ``limit`` digits is named by its digit count (``an integer of
+    about 401 digits``) and never written out.
+    """
+    if not length:
+        if isinstance(x, Fraction) and x.denominator == 1:
+            x = x.numerator
+        if isinstance(x, int) and not isinstance(x, bool) and _digits(x) > limit:
+            return f"an integer of about {_digits(x)} digits"
+        if isinstance(x, Fraction) and _digits(x.numerator) + _digits(x.denominator) > limit:
+            return (f"a fraction of about {_digits(x.numerator)}/{_digits(x.denominator)} "
+                    "digits")
+    if isinstance(x, str):
+        text = x
+    else:
+        try:
+            text = repr(x)
+        except Exception:  # a foreign object whose repr fails must not hide the real error
+            text = f"<{type(x).__name__}>"
+    if len(text) > limit:
+        cut = text[: max(limit - tail - 3, 0)] + "..." + (text[-tail:] if tail > 0 else "")
+        note = f" ({len(text)} characters)" if length else ""
+        return (repr(cut) if isinstance(x, str) else cut) + note
+    return repr(x) if isinstance(x, str) else text
 
 
 def written(x: object) -> str:
     """A number as the user wrote it (text as is, never ``Fraction(0, 1)``)."""
-    return str(x) if isinstance(x, str | int | float | Fraction | np.number) else _short(x)
+    return str(x) if isinstance(x, str | int | float | Fraction | np.number) else short_repr(x)
 
 
 def to_float_checked(x: object, name: str = "value") -> float:
@@ -210,12 +227,12 @@ def real_float(x: object, name: str, what: str = "a number") -> float:
     else a ``ValueError`` that says ``name must be {what}`` (NaN and infinities pass:
     the caller's range check decides them)."""
     if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
-        raise ValueError(f"{name} must be {what}, got {_short(x, 40)}")
+        raise ValueError(f"{name} must be {what}, got {short_repr(x, 40)}")
     try:
         return float(x)
     except (OverflowError, ValueError):
         raise ValueError(f"{name} must be {what} within the float range, got "
-                         f"{_short(x, 40)}") from None
+                         f"{short_repr(x, 40)}") from None
 
 
 def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",
@@ -235,10 +252,10 @@ def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",
                              f"(write [{xs.item()!r}])")
         return list(xs)
     if isinstance(xs, str):
-        return _refuse(name, of, f"the string {_short(xs)}",
-                       f"[{_short(xs)}]" if of == "numbers" else example)
+        return _refuse(name, of, f"the string {short_repr(xs)}",
+                       f"[{short_repr(xs)}]" if of == "numbers" else example)
     if isinstance(xs, bytes | bytearray):
-        return _refuse(name, of, f"the bytes {_short(xs)}", example)
+        return _refuse(name, of, f"the bytes {short_repr(xs)}", example)
     if isinstance(xs, Mapping):
         return _refuse(name, of, "a dict", f"a list such as {example}")
     if isinstance(xs, Set):
@@ -248,12 +265,12 @@ def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",
     if xs is None:
         return _refuse(name, of, "None", example)
     if isinstance(xs, int | float | Fraction | Decimal | np.number | np.bool_):
-        return _refuse(name, of, f"the number {_short(xs)}", f"[{_short(xs)}]")
+        return _refuse(name, of, f"the number {short_repr(xs)}", f"[{short_repr(xs)}]")
     if isinstance(xs, Sequence):
         return list(xs)
     if hasattr(xs, "__array__"):  # a pandas Series, an xarray DataArray
         return as_list(np.asarray(xs), name=name, example=example, of=of)
-    return _refuse(name, of, f"{_short(xs)} ({type(xs).__name__})", example)
+    return _refuse(name, of, f"{short_repr(xs)} ({type(xs).__name__})", example)
 
 
 def _refuse(name: str, of: str, got: str, write: str) -> list[Any]:
@@ -297,7 +314,7 @@ def common_denominator(xs: Sequence[Fraction]) -> int:
     for x in as_list(xs, name="values"):
         if isinstance(x, bool) or not isinstance(x, Fraction | int | np.integer):
             raise ValueError(f"common_denominator needs exact rationals (Fractions or ints), "
-                             f"got {_short(x)} ({type(x).__name__})")
+                             f"got {short_repr(x)} ({type(x).__name__})")
         d = math.lcm(d, x.denominator if isinstance(x, Fraction) else 1)
     return d
 
@@ -311,9 +328,9 @@ def positive_int(x: object, *, name: str = "value", at_most: int | None = None) 
     """A positive integer (a server count, a level), at most ``at_most`` if given: bools
     and floats are rejected."""
     if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer) or x < 1:
-        raise ValueError(f"{name} must be a positive integer, got {_short(x)}")
+        raise ValueError(f"{name} must be a positive integer, got {short_repr(x)}")
     if at_most is not None and x > at_most:
-        raise ValueError(f"{name} is {_short(x)}, above the limit {at_most:,}")
+        raise ValueError(f"{name} is {short_repr(x)}, above the limit {at_most:,}")
     return int(x)
 
 

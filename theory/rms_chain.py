@@ -34,7 +34,7 @@ from scipy.special import gammaln, logsumexp
 
 from theory.budgets import BudgetExceeded
 from theory.configurations import feasible_configurations
-from theory.numbers import _short, as_list
+from theory.numbers import as_list, positive_int, short_repr
 
 __all__ = [
     "MAX_STATES",
@@ -81,9 +81,7 @@ def system_configurations(sizes: Sequence[object], capacities: Sequence[object],
                    of="per-server capacities")
     if not caps:
         raise ValueError("capacities must list at least one server")
-    if isinstance(max_states, bool) or not isinstance(max_states, int | np.integer) \
-            or max_states < 1:
-        raise ValueError(f"max_states must be a positive integer, got {_short(max_states)}")
+    positive_int(max_states, name="max_states")
     per: list[np.ndarray] = []
     for l, cap in enumerate(caps):
         try:
@@ -126,14 +124,14 @@ def _vector(x: object, shape: tuple[int, ...], name: str, *, lower: float | None
     try:
         a = np.asarray(x, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be an array of numbers, got {_short(x)}") from None
+        raise ValueError(f"{name} must be an array of numbers, got {short_repr(x)}") from None
     if a.shape != shape:
         raise ValueError(f"{name} must have shape {shape}, got {a.shape}")
     if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite (no NaN or infinity), got {_short(x)}")
+        raise ValueError(f"{name} must be finite (no NaN or infinity), got {short_repr(x)}")
     if lower is not None and (np.any(a <= lower) if strict else np.any(a < lower)):
         rel = ">" if strict else ">="
-        raise ValueError(f"{name} must be {rel} {lower:g}, got {_short(x)}")
+        raise ValueError(f"{name} must be {rel} {lower:g}, got {short_repr(x)}")
     return a
 
 
@@ -190,7 +188,7 @@ def log_gibbs_weights(configs: object, rates: object, mu: object, weights: objec
     else:
         L_eff = float(c.shape[1] if servers is None else servers)
         if servers is not None and (isinstance(servers, bool) or not servers > 0):
-            raise ValueError(f"servers must be positive, got {_short(servers)}")
+            raise ValueError(f"servers must be positive, got {short_repr(servers)}")
     with np.errstate(divide="ignore"):
         logbase = np.log(r) - np.log(L_eff) - np.log(m)[None, :]  # (L, J)
     # k * log(base) with 0 * log(0) = 0 (a zero rate forbids its type, nothing else)

@@ -133,7 +133,7 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from capacity.programs import DEFAULT_TIME_LIMIT
-    from theory.job_files import read_instance
+    from theory.readers.job_files import read_instance
 
     t0 = time.perf_counter()
     _check_flags(args)

@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_preemptive(args: argparse.Namespace) -> int:
     from policies.preemptive import PreemptivePolicy, run_schedule
     from policies.registry import POLICIES, make_policy
-    from theory.job_files import read_instance
+    from theory.readers.job_files import read_instance
 
     info = POLICIES[args.policy]
     given = given_options(args)

@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from policies.nonpreemptive import NonPreemptivePolicy, run_nonpreemptive
     from policies.registry import POLICIES, make_policy
-    from theory.job_files import read_instance
+    from theory.readers.job_files import read_instance
 
     given = given_options(args)  # checked by the caller against the policy's declaration
     params: dict[str, Any] = {k: given[k] for k in POLICIES[args.policy].keywords

@@ -22,10 +22,11 @@ from packsched.commands import simulate_continuous
 from packsched.errors import EXIT_OK, UsageError, require_invariants
 from packsched.inputs import discrete_from_args
 from packsched.output import emit_json, fmt, stdout_to_stderr
+from theory.instances import EC2_TABLE_I
 
 NAME = "simulate"
 
-EPILOG = """\
+EPILOG = f"""\
 examples:
   packsched simulate --policy vqs --sizes 0.4,0.6 --mu 0.01 --workload 1.4
   packsched simulate --policy bf-js --capacity 10 --sizes 2,5 --probs 2/3,1/3 \\
@@ -34,8 +35,8 @@ examples:
   packsched simulate --policy fifo-ff --trace google2011 --servers 1000 --traffic-scaling 1.2
   packsched simulate --policy rms --sizes 2,5 --capacity 10 --servers 10 \
       --rates 20.8,10.4 --time 2000
-  packsched simulate --policy rms-rf-ad-plus --sizes "15,8,1690;17.1,6.5,420;7,20,1690" \
-      --capacity 90,90,5000 --servers 20 --intensity 0.9 --time 500
+  packsched simulate --policy rms-rf-ad-plus --sizes "{EC2_TABLE_I.sizes_text}" \
+      --capacity {EC2_TABLE_I.capacity_text} --servers 20 --intensity 0.9 --time 500
 """
 
 
@@ -61,7 +62,8 @@ def add_parser(sub: Any) -> None:
                     help="type multiplicities of --sizes")
     sm.add_argument("--servers", "-L", type=integer(1), default=1, metavar="L")
     sm.add_argument("--capacity", "-C", metavar="C",
-                    help="server capacity (default 1); PG18: one per resource, 90,90,5000")
+                    help="server capacity (default 1); PG18: one per resource, "
+                         f"{EC2_TABLE_I.capacity_text}")
     sm.add_argument("--mu", metavar="MU",
                     help="geometric service: departure probability per slot, in (0, 1] "
                          "(default 0.01); PG18: service rate per type (default 1)")

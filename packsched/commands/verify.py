@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 from packsched.errors import EXIT_OK, EXIT_VIOLATED, ComputationError, UsageError
-from packsched.output import emit_json, fmt, note, stdout_to_stderr
+from packsched.output import emit_json, note, stdout_to_stderr
 
 NAME = "verify"
 
@@ -32,7 +32,8 @@ def add_parser(sub: Any) -> None:
                    help="list the checks (id, location, statement) without running them")
     v.add_argument("--json", action="store_true",
                    help="print a JSON list of {id, paper, location, statement, method, "
-                        "verdict, evidence, seconds}")
+                        "verdict, measured, bound, relation, quantity, params, seed, details, "
+                        "seconds} (Fractions as exact \"p/q\" text)")
     v.set_defaults(func=run)
 
 
@@ -45,31 +46,77 @@ def registry() -> Any:
     return registry
 
 
-def _short(v: Any) -> str:
-    if isinstance(v, bool) or v is None:
+#: the table's width, past which a row's quantity text is shortened (never a number)
+TABLE_WIDTH = 132
+
+
+def _num(v: Any) -> str:
+    """A number of the evidence as the table shows it: integers as integers, floats to six
+    significant digits, Fractions (``"p/q"`` in the JSON rows) as p/q, sequences in
+    parentheses; never cut."""
+    if isinstance(v, bool) or v is None or isinstance(v, int | Fraction):
         return str(v)
-    if isinstance(v, int | float | Fraction):
-        return fmt(v, 6)
-    if isinstance(v, str):
-        return v if len(v) <= 30 else v[:27] + "..."
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    if isinstance(v, list | tuple):
+        return "(" + ", ".join(_num(x) for x in v) + ")"
     if isinstance(v, dict):
-        return "{" + f"{len(v)} keys" + "}"
-    try:
-        n = len(v)
-    except TypeError:
-        return _short(str(v))
-    if n <= 3:
-        return "[" + ", ".join(_short(x) for x in v) + "]"
-    return f"[{n} items]"
+        return ", ".join(f"{k}={_num(x)}" for k, x in v.items())
+    return str(v)
 
 
-def _evidence_line(evidence: dict[str, Any], width: int = 70) -> str:
-    if "error" in evidence:
-        text = f"error: {evidence['error']}"
-    else:
-        text = ", ".join(f"{k}={_short(v)}" for k, v in evidence.items() if k != "traceback")
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 3] + "..."
+def _interval(v: Any) -> str:
+    return "[" + ", ".join(_num(x) for x in v) + "]" if isinstance(v, list | tuple) else _num(v)
+
+
+def _comparison(row: dict[str, Any]) -> str:
+    """``measured <relation> bound`` of a result row, e.g. ``0.4999 <= 0.5``, ``2 == 2``,
+    ``0.93 in [0.9, 0.95]``; ``(no bound)`` or ``(error)`` without one."""
+    if "error" in (row.get("details") or {}):
+        return "(error)"
+    rel, bound = row.get("relation"), row.get("bound")
+    if bound is None or rel is None:
+        return "(no bound)"
+    m = row.get("measured")
+    lhs = _interval(m) if rel in ("contains", "overlaps") else _num(m)
+    rhs = _interval(bound) if rel in ("in", "overlaps") else _num(bound)
+    return f"{lhs} {rel} {rhs}"
+
+
+def _note(row: dict[str, Any]) -> str:
+    """What the numbers are (the quantity), the reason there is no bound, or the error."""
+    details = row.get("details") or {}
+    if "error" in details:
+        return f"error: {details['error']}"
+    text = row.get("quantity") or ""
+    if row.get("bound") is None and details.get("no_bound"):
+        text = details["no_bound"]
+    return " ".join(str(text).split())
+
+
+def _shorten(text: str, width: int) -> str:
+    """``text`` cut at a word boundary to at most ``width`` characters (at least 20)."""
+    width = max(width, 20)
+    if len(text) <= width:
+        return text
+    return text[: width - 3].rsplit(" ", 1)[0] + "..."
+
+
+def _table(rows: list[dict[str, Any]]) -> list[str]:
+    """The text table: claim, verdict, seconds, measured against bound, then the seed
+    and what the numbers are; only that last text is shortened (to :data:`TABLE_WIDTH`),
+    never a number."""
+    width = max([len(r["id"]) for r in rows] + [5])
+    comps = [_comparison(r) for r in rows]
+    cw = min(max([len(c) for c in comps] + [17]), 30)
+    lines = [f"{'claim':<{width}}  {'verdict':<12} {'seconds':>8}  "
+             f"{'measured vs bound':<{cw}}  seed; quantity"]
+    for r, comp in zip(rows, comps, strict=True):
+        head = f"{r['id']:<{width}}  {r['verdict']:<12} {r['seconds']:>8.2f}  {comp:<{cw}}  "
+        if r.get("seed") is not None:
+            head += f"seed {_num(r['seed'])}; "
+        lines.append(head + _shorten(_note(r), TABLE_WIDTH - len(head)))
+    return lines
 
 
 def _list(checks: list[Any], args: argparse.Namespace) -> int:
@@ -116,11 +163,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json(rows)
     else:
-        width = max([len(r["id"]) for r in rows] + [5])
-        print(f"{'claim':<{width}}  {'verdict':<12} {'seconds':>8}  evidence")
-        for r in rows:
-            print(f"{r['id']:<{width}}  {r['verdict']:<12} {r['seconds']:>8.2f}  "
-                  f"{_evidence_line(r['evidence'])}")
+        for line in _table(rows):
+            print(line.rstrip())
         total = sum(r["seconds"] for r in rows)
         print(f"{len(rows)} check(s): {counts['holds']} holds, {counts['violated']} violated, "
               f"{counts['inconclusive']} inconclusive ({total:.1f} s of checks, "

@@ -6,7 +6,7 @@ and the next tick of the policy's clock (Poisson of rate ``policy.clock_rate``; 
 gap is ``-log(1 - u) / r`` with u drawn when the previous tick is handled, the first
 one at the start). Ties at equal times go departures, then arrivals, then ticks.
 Deterministic for a seed: every random number of the run comes from one
-``numpy.random.Generator`` (see :func:`scheduling_rng`) in event order.
+``numpy.random.Generator`` (see :func:`theory.seeding.scheduling_rng`) in event order.
 """
 
 from __future__ import annotations
@@ -29,8 +29,9 @@ from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.cluster import Cluster
 from theory.numbers import FEASIBILITY_RTOL, real_float
 from theory.progress import Progress
+from theory.seeding import scheduling_rng
 
-__all__ = ["simulate_continuous", "scheduling_rng", "build_result", "DEFAULT_SAMPLES",
+__all__ = ["simulate_continuous", "build_result", "DEFAULT_SAMPLES",
            "ENGINES", "MAX_TICKS", "clock_rate_checked", "RunPlan", "plan_run"]
 
 #: samples of the queue series per run (the stability detector judges them)
@@ -59,19 +60,6 @@ def clock_rate_checked(policy: ContinuousPolicy, state: ContinuousState, horizon
                  f"{rate:g} over time {horizon:g}", option="max_ticks", unit="clock ticks",
                  hint="or lower the clock rates or the time")
     return rate
-
-
-def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """The scheduling stream of a run: ``seed`` itself if it is a Generator, else
-    ``default_rng(SeedSequence(seed).spawn(1)[0])`` (independent of a workload drawn
-    with the same integer seed)."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is not None and (isinstance(seed, bool | np.bool_)
-                             or not isinstance(seed, int | np.integer) or seed < 0):
-        raise ValueError(f"seed must be None, a non-negative integer or a Generator, got "
-                         f"{seed!r}")
-    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
 
 
 def _max_ticks(x: object) -> float | None:

@@ -25,11 +25,9 @@ with a run's peak memory).
 from __future__ import annotations
 
 import math
-import numbers
-
-import numpy as np
 
 from theory.budgets import BudgetExceeded, check_budget, format_bytes
+from theory.numbers import real_float
 
 __all__ = ["JOB_BYTES", "JOB_RESOURCE_BYTES", "SAMPLE_BYTES", "SAMPLE_TYPE_BYTES",
            "CELL_BYTES", "SERVER_BYTES", "SLOT_BYTES", "DUMMY_BYTES", "run_bytes",
@@ -68,11 +66,11 @@ def run_bytes(*, jobs: float, samples: float, types: int, resources: int, server
 
 def check_memory_budget(memory_budget: object) -> float:
     """``memory_budget`` as a float: a positive number of bytes (inf: no budget)."""
-    if isinstance(memory_budget, bool | np.bool_) \
-            or not isinstance(memory_budget, numbers.Real) or not float(memory_budget) > 0:
+    v = real_float(memory_budget, "memory_budget", "a positive number of bytes")
+    if not v > 0:
         raise ValueError(f"memory_budget must be a positive number of bytes, got "
                          f"{memory_budget!r}")
-    return float(memory_budget)
+    return v
 
 
 def check_memory(need: float, memory_budget: float, *, what: str) -> None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from policies.continuous.policy import ContinuousPolicy
+from theory.numbers import positive_int
 
 if TYPE_CHECKING:
     from policies.continuous.state import ContinuousState
@@ -54,9 +55,7 @@ class MaxWeightServers(ContinuousPolicy):
                 or not isinstance(stop_fraction, int | float | np.integer | np.floating) \
                 or not (math.isfinite(stop_fraction) and 0 <= stop_fraction < 1):
             raise ValueError(f"stop_fraction (beta) must lie in [0, 1), got {stop_fraction!r}")
-        if isinstance(cache_size, bool | np.bool_) or not isinstance(cache_size, int | np.integer) \
-                or cache_size < 1:
-            raise ValueError(f"cache_size must be a positive integer, got {cache_size!r}")
+        positive_int(cache_size, name="cache_size")
         if name is not None and (not isinstance(name, str) or not name):
             raise ValueError(f"name must be a non-empty string, got {name!r}")
         self.beta = float(stop_fraction)

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from capacity.volume_knapsack import solve_volume_knapsack
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 
 EPSILONS = (0.5, 0.1, 0.01)
 SEED = 20240812
@@ -134,10 +134,14 @@ def check_lemma61(quick: bool) -> Verdict:
     }
     ok = ok and printed_fails and proof_ok
     sources = sorted({s for *_, s in sample})
-    return Verdict("holds" if ok else "violated", {
-        "seed": SEED, "optimum_by": sources, "cadp_proof_scaling": per_eps,
-        "printed_scaling_separating_instance": separating,
-    })
+    return Verdict(
+        "holds" if ok else "violated",
+        measured=tuple(r["worst_volume_over_zeta"] for r in per_eps.values()),
+        bound=tuple(r["bound"] for r in per_eps.values()), relation="<=",
+        quantity="largest CADP volume / zeta, per eps (weight >= OPT in details)",
+        params={"epsilons": EPSILONS, "instances": len(sample)}, seed=SEED,
+        details={"optimum_by": sources, "cadp_proof_scaling": per_eps,
+                 "printed_scaling_separating_instance": separating})
 
 
 def _literal_remark1(w: np.ndarray, v: np.ndarray, zeta: float) -> float:
@@ -181,9 +185,8 @@ def check_remark1(quick: bool) -> Verdict:
     # the literal "better of" at capacity zeta falls short of OPT
     lw, lv = np.array([0.5, 0.5, 0.6, 0.6]), np.array([0.375, 0.375, 0.625, 0.625])
     ok = ok and needs_room
-    return Verdict("holds" if ok else "violated", {
-        "seed": SEED, "instances": len(sample), "worst_volume_over_zeta": worst_vol,
-        "bound": 2.0, "min_weight_ratio_to_opt": min_ratio,
+    details = {
+        "min_weight_ratio_to_opt": min_ratio,
         f"instances_above_(1+{max(EPSILONS)})zeta": int(over_eps), "failures": failures,
         "needs_room_instance": {"weights": [2.0, 1.0], "volumes": [zeta, zeta],
                                 "capacity": zeta, "selected": room.selected.tolist(),
@@ -196,4 +199,8 @@ def check_remark1(quick: bool) -> Verdict:
                         "opt_weight": _brute_opt(lw, lv, 1.0)},
             "note": "evidence only: the remark's conclusion needs {1..k}, not the better "
                     "of {1..k-1} and {k}"},
-    })
+    }
+    return Verdict("holds" if ok else "violated", measured=worst_vol, bound=2.0,
+                   relation="<=",
+                   quantity="largest greedy volume / zeta (weight >= OPT in details)",
+                   params={"instances": len(sample)}, seed=SEED, details=details)

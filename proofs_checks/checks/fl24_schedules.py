@@ -10,7 +10,7 @@ import numpy as np
 
 from policies.nonpreemptive import CollectAllPQ, run_nonpreemptive
 from policies.registry import make_policy
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory.job_sets import JobSet, Machines
 
 __all__ = ["lemma41_instance", "lemma41_opt", "lemma64_instance", "patience_instance",
@@ -52,13 +52,14 @@ def offline_pq(jobs: JobSet, machines: Machines, sort: str = "wsjf") -> Any:
 def check_lemma41(quick: bool) -> Verdict:
     sizes = [4, 8, 16, 32] if quick else [4, 8, 16, 32, 64, 128]
     one = Machines(np.ones((1, 1)))
-    ev: dict[str, Any] = {"eps": 0.01, "N": sizes, "ratios": {}}
+    ev: dict[str, Any] = {"ratios": {}}
+    slopes: dict[str, float] = {}
     ok = True
     for name in (*COMMITTING, "mris"):
         ratios = []
         for n in sizes:
             r = run_nonpreemptive(make_policy(name), lemma41_instance(n), one)
-            ok &= r.invariants_ok
+            ok &= bool(r.invariants_ok)
             ratios.append(r.weighted_completion / lemma41_opt(n))
         ev["ratios"][name] = [round(x, 4) for x in ratios]
         slope = float(np.polyfit(sizes, ratios, 1)[0])
@@ -66,6 +67,7 @@ def check_lemma41(quick: bool) -> Verdict:
             ok &= max(ratios) <= 8 * 1 * 1.1  # Thm. 6.8 with R = 1, eps = 0.1
         else:  # Omega(N): about N p / (N + p) = N / 2
             ok &= slope > 0.3 and ratios[-1] >= 0.4 * sizes[-1]
+        slopes[name] = slope
         ev[f"slope_{name}"] = round(slope, 4)
     # the closed-form optimum is the exact one on the smallest instances
     from capacity.completion_programs import completion_optimum
@@ -79,7 +81,12 @@ def check_lemma41(quick: bool) -> Verdict:
                     "status": res.status}
         ok &= res.status == "optimal" and abs(res.value / 100 - lemma41_opt(n)) < 1e-9
     ev["exact_optimum"] = exact
-    return Verdict("holds" if ok else "violated", ev)
+    ev["mris_largest_ratio"] = max(ev["ratios"]["mris"])
+    ev["mris_bound_thm68"] = 8 * 1 * 1.1
+    return Verdict("holds" if ok else "violated",
+                   measured=min(slopes[name] for name in COMMITTING), bound=0.3, relation=">",
+                   quantity="smallest slope in N of the committing policies' ratio to OPT",
+                   params={"eps": 0.01, "N": sizes}, details=ev)
 
 
 def lemma64_instance(n: int, delta: float, p: float = 1.0) -> JobSet:
@@ -107,7 +114,9 @@ def check_lemma64(quick: bool) -> Verdict:
         ok &= r.makespan <= bound * (1 + 1e-12) and r.makespan == 10.0
     ok &= rows[-1]["ratio"] > 0.999
     ev["family"] = rows
-    return Verdict("holds" if ok else "violated", ev)
+    return Verdict("holds" if ok else "violated", measured=rows[-1]["ratio"], bound=0.999,
+                   relation=">", quantity=f"C_max / (2V/M) at delta = {rows[-1]['delta']}",
+                   params={"jobs": 10, "deltas": [r["delta"] for r in rows]}, details=ev)
 
 
 def _lemma67_sequences(data: Any, K: int) -> tuple[np.ndarray, np.ndarray]:
@@ -159,12 +168,16 @@ def check_lemma67(quick: bool) -> Verdict:
         except NoSuchExample:
             found[label] = None
     ok = found["non-decreasing z"] is None and found["any z"] is not None
-    return Verdict("holds" if ok else "violated", {
+    details = {
+        "no_bound": "existence claims: a search finds no counterexample for non-decreasing z "
+                    "and finds one when z may decrease",
         "counterexample_non_decreasing_z": found["non-decreasing z"],
         "counterexample_when_z_may_decrease": str(found["any z"]),
-        "examples": cfg.max_examples,
         "note": "the proof writes z_k - z_{k+1} >= 0; for non-decreasing z it is <= 0, "
-                "which is the sign the argument ('a >= b and c <= 0 give ac <= bc') uses"})
+                "which is the sign the argument ('a >= b and c <= 0 give ac <= bc') uses",
+    }
+    return Verdict("holds" if ok else "violated", params={"examples": cfg.max_examples},
+                   details=details)
 
 
 def patience_instance(n: int, seed: int = 0, R: int = 2) -> JobSet:
@@ -191,15 +204,17 @@ def check_patience(quick: bool) -> Verdict:
     ok = True
     for name in ("mris", "pq-wsjf", "tetris", "bf-exec"):
         r = run_nonpreemptive(make_policy(name), jobs, one)
-        ok &= r.invariants_ok
+        ok &= bool(r.invariants_ok)
         awct[name] = r.awct
         if name != "mris":
             ok &= r.start[0] == 0.0  # committed to the big job at once
     worst_other = min(v for k, v in awct.items() if k != "mris")
     ok &= awct["mris"] * 2 < worst_other
-    return Verdict("holds" if ok else "violated", {
-        "jobs": n, "awct": {k: round(v, 4) for k, v in awct.items()},
-        "best_other_over_mris": round(worst_other / awct["mris"], 3)})
+    return Verdict("holds" if ok else "violated", measured=worst_other / awct["mris"],
+                   bound=2, relation=">",
+                   quantity="best AWCT of PQ, TETRIS, BF-EXEC / MRIS's AWCT",
+                   params={"jobs": n}, seed=0,
+                   details={"awct": {k: round(v, 4) for k, v in awct.items()}})
 
 
 # -- against exact optima (capacity.completion_programs) --------------------------------
@@ -259,7 +274,7 @@ def check_thm68(quick: bool) -> Verdict:
     per = 2 if quick else 6
     steps = 6 if quick else 60
     ok = True
-    ev: dict[str, Any] = {"eps": eps, "cases": {}}
+    ev: dict[str, Any] = {"cases": {}}
     worst_all, late = 0.0, 0
     for R, M in grid:
         mach = Machines(np.ones((M, R)))
@@ -269,7 +284,7 @@ def check_thm68(quick: bool) -> Verdict:
         for _ in range(per):
             jobs = random_instance(rng, int(rng.integers(4, 7)), R)
             ratio, res = _mris_ratio(jobs, mach)
-            ok &= res.invariants_ok
+            ok &= bool(res.invariants_ok)
             late += _late_intervals(res, R, eps)
             ratios.append(ratio)
             if ratio > worst:
@@ -279,7 +294,7 @@ def check_thm68(quick: bool) -> Verdict:
         for _ in range(steps):  # hill climbing on the worst instance
             cand = _perturb(rng, cur)
             ratio, res = _mris_ratio(cand, mach)
-            ok &= res.invariants_ok
+            ok &= bool(res.invariants_ok)
             late += _late_intervals(res, R, eps)
             if ratio >= found:
                 found, cur = ratio, cand
@@ -293,9 +308,14 @@ def check_thm68(quick: bool) -> Verdict:
     lemma41 = r.weighted_completion / lemma41_opt(n)
     ok &= lemma41 <= 8 * (1 + eps)
     ev["lemma41_instance_N40_ratio"] = round(lemma41, 4)
-    ev["largest_ratio_over_bound"] = round(worst_all, 4)
+    ev["lemma41_bound"] = 8 * (1 + eps)
     ev["intervals_ending_after_4R(1+eps)gamma_k"] = late
-    return Verdict("holds" if ok else "violated", ev)
+    return Verdict("holds" if ok else "violated", measured=worst_all, bound=1, relation="<=",
+                   quantity="largest MRIS sum w_j C_j / OPT over 8R(1 + eps), random and "
+                            "searched instances",
+                   params={"eps": eps, "R_M": [f"R={R}, M={M}" for R, M in grid],
+                           "instances_per_case": per, "search_steps": steps},
+                   seed=68, details=ev)
 
 
 def _late_intervals(res: Any, R: int, eps: float) -> int:
@@ -328,7 +348,7 @@ def check_lemma63(quick: bool) -> Verdict:
         V = float(np.sum(jobs.processing * jobs.demand.sum(axis=1)))
         bound = max(2 * float(jobs.processing.max()), 2 * V)
         cstar = _optimum(jobs, one, "makespan")
-        ok &= pq.invariants_ok and pq.makespan <= bound * (1 + 1e-12)
+        ok &= bool(pq.invariants_ok) and pq.makespan <= bound * (1 + 1e-12)
         ok &= bound <= 2 * R * cstar * (1 + 1e-12) and V / R <= cstar * (1 + 1e-12)
         worst = max(worst, pq.makespan / bound)
         rows.append({"R": R, "makespan": pq.makespan, "bound": bound, "opt_makespan": cstar})
@@ -340,7 +360,7 @@ def check_lemma63(quick: bool) -> Verdict:
     printed = max(2 * float(p.max()), 2 * float(np.sum(p * d)) / 2)
     cx_opt = _optimum(cx, two, "makespan")
     fails = pq2.makespan > printed * (1 + 1e-9)
-    ok &= fails and pq2.invariants_ok
+    ok &= fails and bool(pq2.invariants_ok)
     multi = []
     for c in range(count):
         R, M = 1 + c % 3, (2, 3)[c % 2]
@@ -348,15 +368,19 @@ def check_lemma63(quick: bool) -> Verdict:
         mach = Machines(np.ones((M, R)))
         multi.append(offline_pq(jobs, mach).makespan / (2 * R * _optimum(jobs, mach,
                                                                           "makespan")))
-    return Verdict("holds" if ok else "violated", {
+    details = {
         "one_machine": {"instances": count, "largest_makespan_over_bound": round(worst, 4),
                         "examples": rows[:4]},
-        "two_machines_counterexample": {"jobs_p_d": LEMMA63_COUNTEREXAMPLE,
-                                        "pq_makespan": pq2.makespan,
-                                        "printed_bound": printed,
-                                        "optimal_makespan": cx_opt,
+        "two_machines_counterexample": {"optimal_makespan": cx_opt,
                                         "printed_bound_fails": bool(fails)},
-        "several_machines_largest_makespan_over_2R_opt": round(max(multi), 4)})
+        "several_machines_largest_makespan_over_2R_opt": round(max(multi), 4),
+    }
+    return Verdict("holds" if ok else "violated", measured=pq2.makespan, bound=printed,
+                   relation=">",
+                   quantity="PQ makespan on the two-machine counterexample vs the printed "
+                            "max(2 p_max, 2V/M)",
+                   params={"instances": count, "counterexample_p_d": LEMMA63_COUNTEREXAMPLE},
+                   seed=63, details=details)
 
 
 @register("FL24.Lemma6.9", location="Sec. 6.4, Lemma 6.9",
@@ -373,10 +397,11 @@ def check_lemma69(quick: bool) -> Verdict:
         mach = Machines(np.ones((M, R)))
         res = run_nonpreemptive(make_policy("mris"), jobs, mach)
         ratio = res.makespan / _optimum(jobs, mach, "makespan")
-        ok &= res.invariants_ok and ratio <= 8 * R * (1 + eps)
+        ok &= bool(res.invariants_ok) and ratio <= 8 * R * (1 + eps)
         worst = max(worst, ratio / (8 * R * (1 + eps)))
-    return Verdict("holds" if ok else "violated", {
-        "instances": count, "largest_ratio_over_bound": round(worst, 4)})
+    return Verdict("holds" if ok else "violated", measured=worst, bound=1, relation="<=",
+                   quantity="largest MRIS makespan / optimal makespan over 8R(1 + eps)",
+                   params={"instances": count, "eps": eps}, seed=69)
 
 
 @register("FL24.Alg1.line4", location="Sec. 5.3, Algorithm 1 line 4, against Lemma 6.5",
@@ -390,7 +415,7 @@ def check_alg1_line4(quick: bool) -> Verdict:
     jobs = JobSet(arrival=np.zeros(2), processing=np.ones(2), demand=np.ones((2, 1)))
     two = Machines(np.ones((2, 1)))
     opt = _optimum(jobs, two, "weighted-completion")  # both complete at 1
-    ev: dict[str, Any] = {"optimum_sum_wC": opt, "W_completed_by_gamma0": 2.0}
+    ev: dict[str, Any] = {"optimum_sum_wC": opt}
     picked = {}
     for rule in ("proof", "printed"):
         res = run_nonpreemptive(make_policy("mris", capacity_rule=rule), jobs, two)
@@ -399,4 +424,10 @@ def check_alg1_line4(quick: bool) -> Verdict:
         ev[rule] = {"zeta_0": first["zeta"], "weight_picked_at_gamma0": first["weight"],
                     "sum_wC": res.weighted_completion}
     ok = opt == 2.0 and picked["proof"] >= 2.0 and picked["printed"] < 2.0
-    return Verdict("holds" if ok else "violated", ev)
+    return Verdict("holds" if ok else "violated", measured=picked["printed"], bound=2.0,
+                   relation="<",
+                   quantity="weight picked at gamma_0 with the printed capacity R gamma_k vs "
+                            "the weight the optimum completes by gamma_0 (R M gamma_k: "
+                            "in details)",
+                   params={"jobs": "two unit jobs, demand 1, released at 0", "machines": 2},
+                   details=ev)

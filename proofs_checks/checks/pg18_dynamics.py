@@ -16,7 +16,7 @@ import numpy as np
 import policies as P
 from policies.workload import Workload
 from proofs_checks.checks.pg18_region import EC2_SERVER, EC2_TYPES
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 
 __all__ = ["prop1_system", "ec2_types", "run_policy", "WORK_CONSERVING",
            "rms_bar_samples", "product_form_9", "chi_square_lemma1"]
@@ -67,6 +67,10 @@ def run_policy(name: str, workload: Workload, cluster: P.Cluster, types: P.JobTy
                                  seed=seed)
 
 
+#: the quantity of the checks decided by the stability detector's verdicts
+_AS_EXPECTED = "runs the detector judged as the paper says (stable / unstable)"
+
+
 def _brief(r: P.ContinuousResult) -> dict[str, Any]:
     st = r.stability
     return {"verdict": r.verdict, "mean_queue": round(r.mean_queue, 3),
@@ -87,6 +91,7 @@ def check_prop1(quick: bool) -> Verdict:
     horizon = 20_000.0 if quick else 80_000.0
     cluster = P.Cluster.identical(1, 1.0)
     ok, ev = True, {}
+    wc_served = 0
     for k, a, b, rho2 in cases:
         types, w = prop1_system(k, a, b, rho2, horizon)
         arrived2 = int(np.sum(w.job_type == 1))
@@ -100,9 +105,15 @@ def check_prop1(quick: bool) -> Verdict:
                 ok &= served2 >= 0.9 * arrived2 and r.verdict != "unstable"
             else:
                 ok &= served2 == 0 and r.verdict == "unstable"
+                wc_served = max(wc_served, served2)
             ok &= bool(r.invariants_ok)
         ev[f"k={k}"] = row
-    return Verdict("holds" if ok else "violated", dict(ev, horizon=horizon))
+    return Verdict("holds" if ok else "violated", measured=wc_served, bound=0, relation="==",
+                   quantity="most type-2 jobs a work-conserving policy served (RMS serves "
+                            ">= 90%: details)",
+                   params={"horizon": horizon, "k_a_b_rho2": cases,
+                           "policies": (*WORK_CONSERVING, "rms")},
+                   seed={"workload": 0, "policy": 1}, details=ev)
 
 
 @register("PG18.Fig1b", location="Sec. III, Fig. 1b",
@@ -120,9 +131,15 @@ def check_fig1b(quick: bool) -> Verdict:
     ok = bf.verdict == "unstable" and rms.verdict == "stable"
     return Verdict("holds" if ok else ("violated" if bf.verdict == "stable"
                                        or rms.verdict == "unstable" else "inconclusive"),
-                   {"horizon": horizon, "bf": _brief(bf), "rms": _brief(rms),
-                    "bf_fifo_note": "bf-fifo (jobs in arrival order) is stable here; see "
-                                    "policies.continuous.bestfit"})
+                   measured=(bf.verdict == "unstable") + (rms.verdict == "stable"), bound=2,
+                   relation="==", quantity=_AS_EXPECTED,
+                   params={"horizon": horizon, "servers": 10, "capacity": 10.0,
+                           "sizes": (2.0, 5.0), "rates": (20.8, 10.4)},
+                   seed={"workload": 1, "policy": 3},
+                   details={"expected": {"bf": "unstable", "rms": "stable"},
+                            "bf": _brief(bf), "rms": _brief(rms),
+                            "bf_fifo_note": "bf-fifo (jobs in arrival order) is stable "
+                                            "here; see policies.continuous.bestfit"})
 
 
 def _region_check(name: str, quick: bool) -> Verdict:
@@ -130,7 +147,7 @@ def _region_check(name: str, quick: bool) -> Verdict:
     servers = 10 if quick else 20
     cluster = ec2_cluster(servers)
     horizon = 10_000.0 if quick else 50_000.0
-    ev: dict[str, Any] = {"servers": servers, "horizon": horizon, "f": "log-power (b=0.5)"}
+    ev: dict[str, Any] = {"expected": {"intensity 0.9": "stable", "intensity 1.1": "unstable"}}
     verdicts = {}
     for zeta in (0.9, 1.1):
         lam = P.rates_for_intensity(types, cluster, zeta)
@@ -140,7 +157,12 @@ def _region_check(name: str, quick: bool) -> Verdict:
         ev[f"intensity {zeta}"] = dict(_brief(r), rates=[round(float(x), 4) for x in lam])
     ok = verdicts[0.9] == "stable" and verdicts[1.1] == "unstable"
     bad = verdicts[0.9] == "unstable" or verdicts[1.1] == "stable"
-    return Verdict("holds" if ok else ("violated" if bad else "inconclusive"), ev)
+    return Verdict("holds" if ok else ("violated" if bad else "inconclusive"),
+                   measured=(verdicts[0.9] == "stable") + (verdicts[1.1] == "unstable"),
+                   bound=2, relation="==", quantity=_AS_EXPECTED,
+                   params={"policy": name, "servers": servers, "horizon": horizon,
+                           "intensities": (0.9, 1.1), "f": "log-power (b=0.5)"},
+                   seed={"workload": 2, "policy": 5}, details=ev)
 
 
 @register("PG18.Thm1", location="Sec. IV-A, Theorem 1",
@@ -170,8 +192,9 @@ def check_remark1(quick: bool) -> Verdict:
     cluster = ec2_cluster(20)
     horizon = 2_000.0 if quick else 5_000.0
     seeds = range(2 if quick else 4)
-    ev: dict[str, Any] = {"horizon": horizon, "clock_rates": 10.0}
+    ev: dict[str, Any] = {}
     ok = True
+    worst = 0.0
     for zeta in ((0.9,) if quick else (0.8, 0.9, 0.95)):
         lam = P.rates_for_intensity(types, cluster, zeta)
         row = {}
@@ -181,8 +204,15 @@ def check_remark1(quick: bool) -> Verdict:
             dist = run_policy("rms-jsq", w, cluster, types, seed=s, clock_rates=10.0)
             row[f"seed {s}"] = [round(central.mean_queue, 2), round(dist.mean_queue, 2)]
             ok &= central.mean_queue < dist.mean_queue
+            worst = max(worst, central.mean_queue / dist.mean_queue if dist.mean_queue > 0
+                        else np.inf)
         ev[f"intensity {zeta}: mean queue [central, jsq]"] = row
-    return Verdict("holds" if ok else "violated", ev)
+    return Verdict("holds" if ok else "violated", measured=worst, bound=1, relation="<",
+                   quantity="largest mean queue of RMS (central) / RMS+JSQ (distributed)",
+                   params={"horizon": horizon, "servers": 20, "clock_rates": 10.0,
+                           "intensities": (0.9,) if quick else (0.8, 0.9, 0.95)},
+                   seed={"workload": tuple(10 + s for s in seeds), "policy": tuple(seeds)},
+                   details=ev)
 
 
 # -- Lemma 1 on the simulator: RMS-bar's configurations follow the product form (9) ---------
@@ -296,6 +326,12 @@ def check_lemma1_sim(quick: bool) -> Verdict:
     stat_w, p_w, _ = chi_square_lemma1(
         samples, product_form_9(types, caps, rates, weights, with_L=False))
     ok = p > 1e-3 and p_w < 1e-6
-    return Verdict("holds" if ok else "violated", {
-        "samples": len(samples), "cells": cells, "chi2": round(stat, 3), "p_value": p,
-        "p_value_without_1_over_L": p_w, "horizon": horizon, "spacing": 4.0})
+    return Verdict("holds" if ok else "violated", measured=p, bound=1e-3, relation=">",
+                   quantity="chi-square p-value of the samples against (9) (the control "
+                            "without 1/L must fall below 1e-6: details)",
+                   params={"horizon": horizon, "spacing": 4.0, "capacities": caps,
+                           "rates": rates, "weights": weights},
+                   seed=7, details={"samples": len(samples), "cells": cells,
+                                    "chi2": round(stat, 3),
+                                    "p_value_without_1_over_L": p_w,
+                                    "control_bound": 1e-6})

@@ -9,18 +9,14 @@ from typing import Any
 import numpy as np
 
 from capacity import CapacityRegion
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
+from theory.instances import EC2_TABLE_I
 
 F = Fraction
 
-#: PG18 Table I: (memory GB, CPU units, storage GB) of three EC2 instance types
-EC2_TYPES = {
-    "Standard Extra Large": ("15", "8", "1690"),
-    "High-Memory Extra Large": ("17.1", "6.5", "420"),
-    "High-CPU Extra Large": ("7", "20", "1690"),
-}
-#: PG18 Sec. VII-A: servers with 90 GB memory, 90 CPU units and 5000 GB storage
-EC2_SERVER = ("90", "90", "5000")
+#: PG18 Table I (memory GB, CPU units, storage GB) on Sec. VII-A's servers (theory.instances)
+EC2_TYPES = dict(EC2_TABLE_I.types)
+EC2_SERVER = EC2_TABLE_I.server
 
 
 @register("PG18.Region", location="Sec. III (example of Fig. 1b), eqs. (2)-(3)",
@@ -39,12 +35,18 @@ def check_region(quick: bool) -> Verdict:
     outside = not R.contains(["22.3", "11.15"])
     mix = sorted((tuple(int(v) for v in t.config), round(t.weight, 9)) for t in res.mixture)
     ok = inside and on_boundary and outside
-    return Verdict("holds" if ok else "violated", {
-        "workload_in_interior": inside, "boundary_point": point,
-        "paper_boundary_point": [float(v) for v in exact_point],
-        "certified_scaling": [str(res.lower), str(res.upper)],
-        "optimal_mixture_per_server": mix, "just_outside_is_outside": outside,
-    })
+    # the boundary's first coordinate, exact when the LP's certified ends meet
+    exact = res.lower == res.upper
+    return Verdict(
+        "holds" if ok else "violated",
+        measured=2 * res.lower if exact else (2 * res.lower, 2 * res.upper),
+        bound=exact_point[0], relation="==" if exact else "contains",
+        quantity="first coordinate of the boundary point in direction (2, 1) (certified LP)",
+        params={"sizes": (2, 5), "servers": 10, "capacity": 10, "workload": (20.8, 10.4)},
+        details={"workload_in_interior": inside, "boundary_point": point,
+                 "paper_boundary_point": [float(v) for v in exact_point],
+                 "certified_scaling": [str(res.lower), str(res.upper)],
+                 "optimal_mixture_per_server": mix, "just_outside_is_outside": outside})
 
 
 def _brute_maximal(sizes: list[tuple[Fraction, ...]], cap: tuple[Fraction, ...]) -> set:
@@ -118,9 +120,11 @@ def check_table1(quick: bool) -> Verdict:
             not_scalable = float(lo) <= 1 + TABLE1_SCALING_TOL
     on_boundary = in_C and not_scalable
     ok = mine == brute and len(mine) > 0 and on_boundary
-    return Verdict("holds" if ok else "violated", {
-        "types": {n: list(EC2_TYPES[n]) for n in names},
-        "server": list(EC2_SERVER),
+    if lo is None or hi is None:  # no V to scale: t* undefined, the verdict is violated
+        measured: Any = float("nan")
+    else:
+        measured = lo if exact else (lo, hi)
+    details = {
         "maximal_configurations": sorted(mine),
         "count": len(mine),
         "agrees_with_brute_force": mine == brute,
@@ -129,7 +133,13 @@ def check_table1(quick: bool) -> Verdict:
                              "tolerance": None if exact else TABLE1_SCALING_TOL},
         "V_in_C": in_C, "scaled_V_outside_C_for_every_delta": not_scalable,
         "V_on_boundary": on_boundary,
-    })
+    }
+    return Verdict("holds" if ok else "violated", measured=measured, bound=1,
+                   relation="==" if exact or lo is None else "contains",
+                   quantity="largest scaling t* of V inside C (configuration LP, eq. (2))",
+                   params={"types": {n: list(EC2_TYPES[n]) for n in names},
+                           "server": list(EC2_SERVER)},
+                   details=details)
 
 
 @register("PG18.SecVIIA.V", location="Sec. VII-A (definition of V and of the traffic "
@@ -156,4 +166,8 @@ def check_v_boundary(quick: bool) -> Verdict:
         ev[label] = {"V": [str(v) for v in V], "largest_scaling": str(t),
                      "certified": res.certified}
     ok = scalings[0] == F(30, 29) and scalings[1] == 1
-    return Verdict("holds" if ok else "violated", ev)
+    return Verdict("holds" if ok else "violated",
+                   measured=tuple(float("nan") if t is None else t for t in scalings),
+                   bound=(F(30, 29), F(1)), relation="==",
+                   quantity="largest scaling t* of V inside C: Fig. 1b system, EC2 Table I",
+                   params={"systems": list(cases)}, details=ev)

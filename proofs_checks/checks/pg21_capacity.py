@@ -19,8 +19,8 @@ from capacity import rho_star
 from capacity.brackets import quantile_brackets, rounded_rho_star
 from capacity.reduced import rho_vqs
 from capacity.result import CapacityResult
+from proofs_checks.claims import Verdict, register
 from proofs_checks.errata import PROP2_WEIGHTS, THM2_DELTA_DIVISOR, THM2_H_DIVISOR
-from proofs_checks.registry import Verdict, register
 from theory import (
     Cell,
     Discrete,
@@ -64,6 +64,7 @@ def check_def6(quick: bool) -> Verdict:
     Js = range(2, 11 if quick else 21)
     rows = []
     ok = True
+    least: Number | None = None
     for J in Js:
         red = reduced_configurations(J)
         sizes = universal_partition(J).upper_sizes
@@ -74,10 +75,14 @@ def check_def6(quick: bool) -> Verdict:
         slack = [1 - sum(int(k[j]) * sizes[j] for j in range(2 * J)) for k in red.configs]
         good = n == 4 * J - 4 and distinct == n and feas and min(slack) >= 0
         ok &= good
+        least = min(slack) if least is None else min(least, min(slack))
         rows.append({"J": J, "size": n, "expected": 4 * J - 4, "distinct": distinct,
                      "all_feasible": feas, "min_slack": str(min(slack)),
                      "tight_configs": sum(1 for s in slack if s == 0)})
-    return Verdict(_holds(ok), {"per_J": rows})
+    return Verdict(_holds(ok), measured=least, bound=0, relation=">=",
+                   quantity="smallest slack 1 - sum_j k_j sup I_j over K_RED's rows (the "
+                            "count 4J - 4 per J: details)",
+                   params={"J": [Js[0], Js[-1]]}, details={"per_J": rows})
 
 
 # --------------------------------------------------------------------------- Thm. 1
@@ -106,6 +111,7 @@ def check_thm1(quick: bool) -> Verdict:
     L = 2
     ok = True
     evidence = []
+    worst_err = 0.0
     for name, dist, continuous in _thm1_distributions(quick):
         brs = quantile_brackets(dist, levels, servers=L)
         los = [float(b.lo) for b in brs]
@@ -132,9 +138,15 @@ def check_thm1(quick: bool) -> Verdict:
                                    "rho_lower_rounded": paper.upper.value,
                                    "eq40_prediction": predicted, "relative_error": err}
             good &= err <= 1e-7
+            worst_err = max(worst_err, err)
         ok &= good
         evidence.append(item)
-    return Verdict(_holds(ok), {"servers": L, "distributions": evidence})
+    return Verdict(_holds(ok), measured=worst_err, bound=1e-7, relation="<=",
+                   quantity="largest relative error of identity (40) on the continuous laws "
+                            "(order, monotonicity and shrinking gaps: details)",
+                   params={"servers": L, "levels": levels,
+                           "distributions": [n for n, _, _ in _thm1_distributions(quick)]},
+                   details={"distributions": evidence})
 
 
 # --------------------------------------------------------------------------- Lemma 2
@@ -169,8 +181,11 @@ def check_lemma2(quick: bool) -> Verdict:
             worst, worst_case = ratio, {"sizes": [str(s) for s in dist.sizes],
                                         "probs": [str(p) for p in dist.probs], "L": L,
                                         "rho_star": res.value, "bound": float(bound)}
-    return Verdict(_holds(ok), {"distributions": n, "seed": 20210,
-                                "max_rho_star_over_bound": worst, "attained_by": worst_case})
+    return Verdict(_holds(ok), measured=worst, bound=1, relation="<=",
+                   quantity="largest rho* / (L / R-bar) (the verdict compares rho*'s "
+                            "certified lower end)",
+                   params={"distributions": n}, seed=20210,
+                   details={"attained_by": worst_case})
 
 
 # --------------------------------------------------------------------------- Prop. 1
@@ -219,6 +234,7 @@ def check_prop1(quick: bool) -> Verdict:
     cases = [(2, 12, 3), (3, 12, 1)] if quick else [(2, 12, 3), (2, 24, 1), (3, 12, 3),
                                                     (3, 24, 1), (4, 16, 1)]
     rows = []
+    least = np.inf
     for J, den, qmax in cases:
         ups, owner = _prop1_refinement(J, den)
         KX = feasible_configurations(ups, 1)
@@ -232,6 +248,7 @@ def check_prop1(quick: bool) -> Verdict:
             worst = min(worst, float(r.min()))
         good = worst >= 2 / 3 - 1e-12
         ok &= good
+        least = min(least, worst)
         rows.append({"J": J, "grid": f"1/{den}", "cells_of_X": nX,
                      "configs_of_X": int(KX.shape[0]), "queue_vectors": total,
                      "entries_up_to": qmax, "min_ratio": worst})
@@ -266,7 +283,11 @@ def check_prop1(quick: bool) -> Verdict:
         evidence["property"] = {"examples": n_ex, "counterexample": str(ce)}
     except NoSuchExample:
         evidence["property"] = {"examples": n_ex, "counterexample": None}
-    return Verdict(_holds(ok), evidence)
+    return Verdict(_holds(ok), measured=least, bound=F(2, 3), relation=">=",
+                   quantity="smallest max_RED <k, Q> / max_X <k^X, Q^X> over the exhaustive "
+                            "cases (the property search: details)",
+                   params={"J_grid_qmax": cases, "property_examples": n_ex},
+                   details=evidence)
 
 
 def _product_chunks(n: int, qmax: int, size: int):
@@ -347,19 +368,23 @@ def check_lemma3(quick: bool) -> Verdict:
     reached = min(lowest[0], search["lowest_ratio"])
     sharp = reached <= LEMMA3_BOUND + LEMMA3_REACH
     ok = ok and not disagreements and not below and sharp
-    return Verdict(_holds(ok), {
-        "bound": float(LEMMA3_BOUND), "tolerance": LEMMA3_TOL,
+    details = {
+        "tolerance": LEMMA3_TOL,
         "kred_feasibility": feas,
-        "random_distributions": n, "seed": 3,
         "lowest_ratio_random": lowest[0], "lowest_random_case": lowest[1],
         "search_lowest_ratio": search["lowest_ratio"], "search_case": search["case"],
         "search": {k: v for k, v in search.items()
                    if k not in ("lowest_ratio", "case", "disagreements", "below_bound")},
-        "lowest_ratio": reached, "distance_to_bound": reached - float(LEMMA3_BOUND),
+        "distance_to_bound": reached - float(LEMMA3_BOUND),
         "reaches_bound_within": LEMMA3_REACH, "reaches_bound": sharp,
         "disagreements_with_rho_vqs": disagreements[:5],
         "cases_below_bound": below[:5],
-    })
+    }
+    return Verdict(_holds(ok), measured=reached, bound=LEMMA3_BOUND, relation="==",
+                   quantity=f"lowest rho_VQS / rho* found (never below the bound by more "
+                            f"than {LEMMA3_TOL}, reaching it within {LEMMA3_REACH})",
+                   params={"random_distributions": n, "search_seeds": 4 if quick else 12},
+                   seed=3, details=details)
 
 
 def _kred_feasibility(Js: Iterable[int]) -> dict[str, Any]:
@@ -390,7 +415,13 @@ def _kred_lp(P: Sequence[Number], K: np.ndarray, L: int) -> tuple[Number, Number
     """Certified interval of max{rho : rho P <= L x, x in Conv(K)} (PG21 Lemma 3, the LP
     under Thm. 3) over the rows K given: HiGHS through scipy, then the primal weights
     (rounded to nearby rationals and re-normalised) give a lower end and the dual prices y
-    an upper end L max_k <y, k> / <y, P>, both in exact arithmetic when P is rational."""
+    an upper end L max_k <y, k> / <y, P>, both in exact arithmetic when P is rational.
+
+    Deliberately a second implementation of :func:`capacity.reduced.rho_vqs`'s LP, not a
+    call to it: Lemma 3's check compares the two (``disagreements_with_rho_vqs``), takes
+    its rows from this module's ``reduced_configurations`` (so a test can break the K_RED
+    the check sees, or the library's, and see the verdict turn) and solves with scipy's
+    ``linprog`` rather than the library's HiGHS master LP."""
     from scipy.optimize import linprog
 
     K = np.asarray(K, dtype=np.int64).reshape(-1, len(P))
@@ -641,6 +672,7 @@ def check_prop2(quick: bool) -> Verdict:
     rng = np.random.default_rng(61)
     rows = []
     ok = True
+    largest = 0.0
     for e in es:
         a, b = F(1, 2) - e, F(1, 2) + e
         dist = Discrete([a, b], [F(1, 2), F(1, 2)])
@@ -673,6 +705,7 @@ def check_prop2(quick: bool) -> Verdict:
                 and lp_pair == corrected_w and lp_pair != printed_w
                 and supported == F(4, 3))
         ok &= good
+        largest = max(largest, best_up, up_best.value)
         rows.append({"e": str(e), "rho_star": rs.value, "rho_star_certified": rs.certified,
                      "partitions_tried": tried, "max_upper_rounded": best_up,
                      "mixture_weights_at_max": best_weights,
@@ -712,8 +745,8 @@ def check_prop2(quick: bool) -> Verdict:
                          "both_interior": interior, "three_small_fit_rounded": three_fit,
                          "upper_rounded_rho": str(up.lower) if up.lower == up.upper
                          else [str(up.lower), str(up.upper)], "as_expected": good})
-    return Verdict(_holds(ok), {
-        "cases": rows, "bound": 4 / 3,
+    details = {
+        "cases": rows,
         "erratum_eq61": {"printed_weights": [str(w) for w in printed_w],
                          "printed_weights_are_a_distribution": printed_rho is not None,
                          "printed_weights_support": str(printed_rho_sub),
@@ -721,7 +754,14 @@ def check_prop2(quick: bool) -> Verdict:
                          "corrected_weights_workload": str(corrected_rho),
                          "lp_weights_match_corrected_every_e":
                              all(r["lp_weights_equal_corrected"] for r in rows)},
-        "erratum_eps_range": eps_rows})
+        "erratum_eps_range": eps_rows,
+    }
+    return Verdict(_holds(ok), measured=largest, bound=F(4, 3), relation="==",
+                   quantity="largest upper-rounded capacity over the interior partitions "
+                            "tried and the proof's best one, over e (rho* = 2)",
+                   params={"e": [str(e) for e in es],
+                           "partitions_per_e": 8 if quick else 40},
+                   seed=61, details=details)
 
 
 def _partition_with_interior(rng: np.random.Generator, a: Fraction, b: Fraction):
@@ -765,8 +805,11 @@ def check_dyadic(quick: bool) -> Verdict:
         dist = _random_discrete(rng, lo=1 / 2**J + 1e-3)
         worst = min(worst, rounded_rho_star(dist, X, "up").value / rho_star(dist).value)
     ok &= worst >= 0.5 - 1e-9
-    return Verdict(_holds(ok), {"family": family, "limit": 0.5,
-                                "random_min_ratio": worst, "J": J})
+    return Verdict(_holds(ok), measured=ratios[-1], bound=(F(1, 2), 0.51), relation="in",
+                   quantity="dyadic upper-rounded capacity / rho* at the family's last size "
+                            "(the random laws' smallest ratio >= 1/2: details)",
+                   params={"J": J, "random_laws": 20 if quick else 150}, seed=12,
+                   details={"family": family, "random_min_ratio": worst})
 
 
 # --------------------------------------------------------------------------- Thm. 2
@@ -860,8 +903,10 @@ def check_thm2_constants(quick: bool) -> Verdict:
                                  "library_delta_margin": float(lib_margin)})
     ok = (not eq15_printed_pass and not eq15_corrected_fail and not eq16_printed_pass
           and not eq16_corrected_fail and inst_ok and eq17_ok)
-    return Verdict(_holds(ok), {
-        "grid_cases": n, "eps": [str(e) for e in eps_grid], "L": Ls, "N1": N1s,
+    contradicting = (len(eq15_printed_pass) + len(eq15_corrected_fail)
+                     + len(eq16_printed_pass) + len(eq16_corrected_fail))
+    details = {
+        "grid_cases": n,
         "delta_divisor": {"printed": d_pr, "corrected": d_co},
         "h_divisor": {"printed": h_pr, "corrected": h_co},
         # kept for readers of older reports: True would contradict the erratum
@@ -875,7 +920,12 @@ def check_thm2_constants(quick: bool) -> Verdict:
         "instance": instance, "instance_separates": inst_ok,
         "eq17": eq17, "eq17_holds": eq17_ok,
         "errata": ["PG21.Thm2.eq15", "PG21.Thm2.eq16"],
-    })
+    }
+    return Verdict(_holds(ok), measured=contradicting, bound=0, relation="==",
+                   quantity=f"grid cases (of {n}) where the printed (15)-(16) pass or the "
+                            f"corrected ones fail (instance and eq. (17): details)",
+                   params={"eps": [str(e) for e in eps_grid], "L": Ls, "N1": N1s},
+                   details=details)
 
 
 # ---------------------------------------------------- Prop. 1, Case 2.2.2 (erratum)
@@ -981,7 +1031,7 @@ def check_prop1_eq28(quick: bool) -> Verdict:
                             printed_bad = {"U": u, "Q1": q1, "Q2": q2, "m": m,
                                            "Q_2m+1": q_odd}
     ok = inst_ok and corrected_bad is None and printed_bad is not None
-    return Verdict(_holds(ok), {
+    details = {
         "instance": inst,
         "instance_per_m": per_m, "instance_max_weight_K_RED": str(best_red),
         "two_thirds_U": str(2 * U / 3), "instance_separates": inst_ok,
@@ -989,7 +1039,11 @@ def check_prop1_eq28(quick: bool) -> Verdict:
         "corrected_bound_counterexample": corrected_bad,
         "printed_bound_counterexample": printed_bad,
         "erratum": "PG21.Prop1.eq28",
-    })
+    }
+    return Verdict(_holds(ok), measured=weight(1), bound=2 * U / 3, relation="<",
+                   quantity="<e_1 + e_3, Q> on the registered instance, where the printed "
+                            "hypothesis holds at m = 1, against (29)'s 2U/3",
+                   params={"J": J, "U_max": u_max}, details=details)
 
 
 # --------------------------------------------------------------------------- Fig. 3
@@ -1035,4 +1089,10 @@ def check_fig3(quick: bool) -> Verdict:
                  Discrete(["0.2", "0.5"], ["2/3", "1/3"]), J).value}
     ok_b = (rs_b.certified and abs(rs_b.value - 10 / 3) < 1e-9 and float(lam_b) <
             rs_b.value * float(mu) and stuck and inside)
-    return Verdict(_holds(ok_a and ok_b), {"fig3a": fig3a, "fig3b": fig3b, "mu": float(mu)})
+    return Verdict(_holds(ok_a and ok_b), measured=(rs_a.value, vq_a.value, rs_b.value),
+                   bound=(F(2), F(4, 3), F(10, 3)), relation="==",
+                   quantity="rho* and rho_VQS of Fig. 3a, rho* of Fig. 3b (the arrival "
+                            "rates against them: details)",
+                   params={"mu": float(mu), "fig3a_rate": float(lam_a),
+                           "fig3b_rate": float(lam_b), "J": J},
+                   details={"fig3a": fig3a, "fig3b": fig3b})

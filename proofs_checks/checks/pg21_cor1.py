@@ -32,7 +32,7 @@ from typing import Any
 
 from capacity import rho_star
 from capacity.reduced import rho_vqs
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory.bounds import choose_J
 from theory.distributions import Discrete, SizeDistribution, Uniform
 from theory.partitions import universal_partition
@@ -319,18 +319,25 @@ def check_cor1(quick: bool) -> Verdict:
     # erratum PG21.Cor1.eq62: rho_4* = (1 - F_R(1/2^J)) rho_1*, not (1 - eps) rho_1*
     eq62 = [r for r in rows if F(r["F_R(1/2^J)"]) != F(r["eps"])]
     worst = min(rows, key=lambda r: r["ratio rho_vqs/rho*"][0] / r["bound (1-eps) 2/3"])
-    return Verdict(verdict, {
-        "cases": len(rows), "grid_cells": grid, "epsilons": [str(e) for e in epss],
+    details = {
+        "cases": len(rows),
         "open_steps": open_steps,
         "printed_equality_fails": {
             "erratum": "PG21.Cor1.eq62", "rows": len(eq62),
             "example": {k: eq62[0][k] for k in ("law", "eps", "J", "F_R(1/2^J)", "rho_1",
                                                 "rho_4")} if eq62 else None},
-        "worst_ratio_over_bound": worst["ratio rho_vqs/rho*"][0] / worst["bound (1-eps) 2/3"],
         "worst_case": {k: worst[k] for k in ("law", "eps", "J", "servers",
                                              "ratio rho_vqs/rho*", "bound (1-eps) 2/3")},
         "control_J_minus_1": {k: control[k] for k in ("law", "eps", "J", "J_cor1",
                                                       "ratio rho_vqs/rho*", "rho_3",
                                                       "bound (1-eps) 2/3", "final")},
         "rows": rows,
-    })
+    }
+    return Verdict(
+        verdict, measured=worst["ratio rho_vqs/rho*"][0] / worst["bound (1-eps) 2/3"], bound=1,
+        relation=">=",
+        quantity="smallest certified rho_VQS / rho* over (1 - eps) 2/3 (every step of (62): "
+                 "details)",
+        params={"laws": [law.name for law in cor1_laws(quick)],
+                "epsilons": [str(e) for e in epss], "servers": servers, "grid_cells": grid},
+        details=details)

@@ -9,6 +9,7 @@ say "stable" would itself be caught.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
@@ -33,7 +34,7 @@ from policies import (
     spawn_seeds,
 )
 from policies.slotted.policy import BuiltinPolicy
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory import Discrete, Uniform, mean_size_bound, universal_partition
 from theory.bounds import choose_J, fixed_configuration_workload, lemma1_N1
 from theory.distributions import SizeDistribution
@@ -65,6 +66,18 @@ def _combine(runs: list[dict[str, Any]], expected: dict[str, str]) -> str:
     return "inconclusive"
 
 
+def _judged(runs: list[dict[str, Any]], expected: dict[str, str], *, params: dict[str, Any],
+            seed: Any, details: dict[str, Any]) -> Verdict:
+    """The verdict of :func:`_combine` with its evidence: the runs judged as expected
+    against all runs (the stability detector's verdicts decide, not a number)."""
+    return Verdict(_combine(runs, expected),
+                   measured=sum(r["verdict"] == expected[r["key"]] for r in runs),
+                   bound=len(runs), relation="==",
+                   quantity="runs the detector judged as the paper says (stable / unstable)",
+                   params=params, seed=seed, details={"expected": expected, "runs": runs,
+                                                      **details})
+
+
 # --------------------------------------------------------------------------- Fig. 3a
 @register("PG21.Fig3a", location="Sec. VII-A.1, Fig. 3a",
           statement="One unit server, sizes 0.4 and 0.6 equally likely, geometric service "
@@ -79,10 +92,11 @@ def check_fig3a(quick: bool) -> Verdict:
     expected = {"vqs": "unstable", "bf-js": "stable", "vqs-bf": "stable"}
     runs = [dict(_run(pol, w, Cluster.identical(1)), key=role)
             for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
-    return Verdict(_combine(runs, expected), {
-        "arrival_rate": lam, "lambda_star": float(rho_star(dist).value) * mu,
-        "lambda_vqs": float(rho_vqs(dist, choose_J(dist, 0)).value) * mu,  # Lemma 3
-        "expected": expected, "runs": runs, "seed": 20213})
+    return _judged(runs, expected, params={"slots": T, "mu": mu, "arrival_rate": lam,
+                                           "sizes": (0.4, 0.6), "servers": 1},
+                   seed=20213, details={
+                       "lambda_star": float(rho_star(dist).value) * mu,
+                       "lambda_vqs": float(rho_vqs(dist, choose_J(dist, 0)).value) * mu})
 
 
 # --------------------------------------------------------------------------- Fig. 3b
@@ -135,14 +149,14 @@ def check_fig3b(quick: bool) -> Verdict:
     runs = [dict(_run(pol, w, cluster), key=role)
             for role, pol in (("vqs", VQS()), ("bf-js", BFJS()), ("vqs-bf", VQSBF()))]
     lam, D, probs = 0.0306, 100, [F(2, 3), F(1, 3)]
+    seeds: dict[str, Any] = {"paper_state": 20214}
     evidence: dict[str, Any] = {
         # (2, 1) keeps up only with workloads <= 3 < 3.06 = lambda * D (Sec. VII-A.2); the
         # rates themselves are in PG21.Fig3.capacity
         "workload_of_(2,1)": float(fixed_configuration_workload((2, 1), probs)),
         "offered_workload": lam * D,
         "rho_star": float(rho_star([2, 5], probs, capacity=10).value),
-        "initial_state": "configuration (2, 1) plus 1000 queued jobs (see _fig3b_workload)",
-        "expected": expected, "runs": runs, "seed": 20214}
+        "initial_state": "configuration (2, 1) plus 1000 queued jobs (see _fig3b_workload)"}
     if quick:
         evidence["not_shown_in_quick"] = (
             f"from an empty system: BF-J/S and VQS-BF get stuck in (2, 1) only once a queue "
@@ -150,6 +164,7 @@ def check_fig3b(quick: bool) -> Verdict:
             f"from empty for seeds {list(FIG3B_FROM_EMPTY_SEEDS)} and puts them in the "
             f"verdict")
     else:
+        seeds["from_empty"] = FIG3B_FROM_EMPTY_SEEDS
         for seed in FIG3B_FROM_EMPTY_SEEDS:
             w0 = pg21_workload(Discrete([2, 5], [F(2, 3), F(1, 3)]), servers=1,
                                slots=FIG3B_FROM_EMPTY_SLOTS, capacity=10.0, deterministic=100,
@@ -158,7 +173,10 @@ def check_fig3b(quick: bool) -> Verdict:
                 key = f"from empty, seed {seed}: {role}"
                 expected[key] = expected[role]
                 runs.append(dict(_run(pol, w0, cluster), key=key))
-    return Verdict(_combine(runs, expected), evidence)
+    return _judged(runs, expected, params={"slots": T, "capacity": 10.0, "arrival_rate": lam,
+                                           "service_slots": D, "sizes": (2, 5),
+                                           "probs": probs},
+                   seed=seeds, details=evidence)
 
 
 # --------------------------------------------------------------------------- Fig. 5
@@ -182,6 +200,7 @@ def check_fig5(quick: bool) -> Verdict:
     deterministic. The full mode adds 350 and 1,000 servers to the evidence."""
     rows: list[dict[str, Any]] = []
     ok = True
+    fifo_behind = 0.0
     for ts in FIG5_SCALINGS:
         w = google2011_workload(traffic_scaling=ts)
         q: dict[str, float] = {}
@@ -194,21 +213,28 @@ def check_fig5(quick: bool) -> Verdict:
         clear = q["fifo-ff"] >= 1.5 * max(q["bf-js"], q["vqs-bf"]) if ts == max(
             FIG5_SCALINGS) else q["fifo-ff"] > max(q["bf-js"], q["vqs-bf"])
         small = ts == 1.0 or q["bf-js"] * 0.8 <= q["vqs-bf"] <= q["bf-js"]
+        if ts == max(FIG5_SCALINGS):
+            worse = max(q["bf-js"], q["vqs-bf"])
+            fifo_behind = q["fifo-ff"] / worse if worse > 0 else np.inf
         rows.append({"traffic_scaling": ts, "mean_queue": q, "fifo_ff_over_best":
                      q["fifo-ff"] / best if best > 0 else None,
                      "vqs_bf_over_bf_js": q["vqs-bf"] / q["bf-js"] if q["bf-js"] else None,
                      "fifo_ff_behind": clear, "vqs_bf_small_advantage": small,
                      "invariants_ok": inv})
         ok = ok and clear and small and inv
-    evidence: dict[str, Any] = {"servers": FIG5_SERVERS, "tasks": int(w.arrival.size),
-                                "rows": rows}
+    evidence: dict[str, Any] = {"tasks": int(w.arrival.size), "rows": rows}
     if not quick:
         evidence["other_servers"] = {
             L: {role: float(simulate(pol, google2011_workload(traffic_scaling=1.6),
                                      Cluster.identical(L)).mean_queue)
                 for role, pol in (("bf-js", BFJS()), ("vqs-bf", VQSBF()),
                                   ("fifo-ff", FIFOFF()))} for L in (350, 1000)}
-    return Verdict("holds" if ok else "violated", evidence)
+    return Verdict("holds" if ok else "violated", measured=fifo_behind, bound=1.5,
+                   relation=">=",
+                   quantity=f"FIFO-FF's mean queue / the larger of BF-J/S's and VQS-BF's at "
+                            f"scaling {max(FIG5_SCALINGS)} (VQS-BF against BF-J/S: details)",
+                   params={"servers": FIG5_SERVERS, "traffic_scalings": FIG5_SCALINGS,
+                           "trace": "google2011 sample"}, details=evidence)
 
 
 # --------------------------------------------------------------------------- Thms. 2-4
@@ -278,11 +304,16 @@ def _theorem_check(make: Any, bound: str, quick: bool, seed: int,
                               tol=0.02, slots=T, seed=int(next(seeds).generate_state(1)[0]))
             row["critical_load_over_rho_star"] = [c.lower, c.upper]
         rows.append(row)
-    return Verdict(_combine(runs, expected), {
-        "mu": mu, "slots": T, "distributions": rows, "runs": runs,
+    details = {
+        "distributions": rows,
         "note": "rho* is exact for discrete laws and the upper end of the Thm. 1 bracket "
                 "otherwise (so loads are never understated); critical loads (full run) are "
-                "brackets from policies.critical_load"})
+                "brackets from policies.critical_load",
+    }
+    return _judged(runs, expected, params={"mu": mu, "slots": T, "bound": bound,
+                                           "loads": (f"0.95 {bound}", "1.15 rho*"),
+                                           "distributions": [c[0] for c in cases]},
+                   seed=seed, details=details)
 
 
 @register("PG21.Thm2", location="Sec. IV-B, Thm. 2, eqs. (12)-(17)",
@@ -292,8 +323,7 @@ def _theorem_check(make: Any, bound: str, quick: bool, seed: int,
           method="simulation", engines=("slotted",))
 def check_thm2(quick: bool) -> Verdict:
     res = _theorem_check(lambda d: BFJS(), "L/(2 R-bar)", quick, 2, THM2_RIVAL_CASES)
-    res.evidence["rivals"] = THM2_RIVALS
-    return res
+    return replace(res, details={**res.details, "rivals": THM2_RIVALS})
 
 
 #: what the Thm. 2 cases can and cannot tell apart (measured; see the closing note of
@@ -463,8 +493,8 @@ def check_lemma1(quick: bool) -> Verdict:
         verdict = "inconclusive"
     else:
         verdict = "holds" if ok_p else "violated"
-    return Verdict(verdict, {
-        "eps1": str(eps1), "legs": legs,
+    details = {
+        "legs": legs,
         "case1_sizes": "Uniform[0.3, 0.7], 2.8 L N2 of work, no arrivals",
         "case2_sizes": "FIFO backlog: 2 L jobs of 0.48, 0.3 L mu N2 jobs of 0.55, 0.75 for "
                        "the rest; arrivals of 0.3, Poisson 0.1 L mu per slot",
@@ -472,7 +502,17 @@ def check_lemma1(quick: bool) -> Verdict:
         "control_note": "the skipping First-Fit also has the event on Case 2 (it never "
                         "leaves a server below half while a job <= 1/2 is queued, and "
                         "each later episode obeys eq. (11)); the check does not tell "
-                        "BF-J/S from it, only from FIFO-FF with head-of-line blocking"})
+                        "BF-J/S from it, only from FIFO-FF with head-of-line blocking",
+    }
+    return Verdict(verdict, measured=min(g["bf_js"]["fraction_with_event"] for g in legs),
+                   bound=1 - eps1, relation=">",
+                   quantity="smallest share of BF-J/S replications with the event E over "
+                            "the two legs (controls: details)",
+                   params={"eps1": eps1, "replications": reps,
+                           "legs": {g["leg"]: {"servers": g["servers"], "mu": g["mu"],
+                                               "K_max": g["K_max"], "N1": g["N1"],
+                                               "N2": g["N2"]} for g in legs}},
+                   seed={"case1": 2022, "case2": 2023}, details=details)
 
 
 # --------------------------------------------------------------------------- Thm. 1
@@ -490,8 +530,7 @@ def check_thm1_dynamic(quick: bool) -> Verdict:
     T = 300_000 if quick else 1_000_000
     fine = PartitionMaxWeight.exact(dist)
     coarse = PartitionMaxWeight(universal_partition(2))
-    evidence: dict[str, Any] = {"distribution": "{0.2, 0.35, 0.45, 0.6} w.p. 0.3,0.3,0.2,0.2",
-                                "servers": L, "mu": mu, "rho_star": ref, "slots": T}
+    evidence: dict[str, Any] = {"rho_star": ref}
     c = critical_load(fine, dist, servers=L, mu=mu, rho_star=ref, lo=0.5, hi=1.1, tol=0.02,
                       slots=T, seed=11)
     evidence["exact_partition"] = {"cells": len(fine.partition),
@@ -508,5 +547,10 @@ def check_thm1_dynamic(quick: bool) -> Verdict:
     ok = c.lower >= 0.95 and c.runs[0]["verdict"] == "unstable"
     inconclusive = not np.isfinite(c.lower) or (c.lower < 0.95 and not c.complete)
     verdict = "holds" if ok else "inconclusive" if inconclusive else "violated"
-    return Verdict(verdict, evidence)
+    return Verdict(verdict, measured=c.lower, bound=0.95, relation=">=",
+                   quantity="lower end of MaxWeight's critical load / rho* on the exact "
+                            "partition (its first run, at 1.1, must be unstable)",
+                   params={"distribution": "{0.2, 0.35, 0.45, 0.6} w.p. 0.3,0.3,0.2,0.2",
+                           "servers": L, "mu": mu, "slots": T},
+                   seed=11 if quick else (11, 12), details=evidence)
 

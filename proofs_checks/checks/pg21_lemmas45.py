@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory import reduced_configurations, universal_partition
 from theory.bounds import lemma1_N1
 
@@ -260,11 +260,21 @@ def _lemma4(quick: bool, *, kmax_printed: Callable[[int], int] = lambda J: 2**J,
                              "corrected_bounds_it": good})
     inst = _eq52_instance(configs_of)
     ok &= bool(inst["separates"])
-    return Verdict(_holds(ok), {
-        "kmax": kmax_rows, "small_jobs": small_jobs, "term1": term1,
+    # the largest share of K_max that VQS fills (None: no finite number of jobs)
+    kmax_share = max(F(r["vqs_max_jobs"], r["K_max"]) if r["vqs_max_jobs"] is not None
+                     else math.inf for r in kmax_rows)
+    details = {
+        "kmax": kmax_rows, "term1": term1,
         "assembly_B_gamma_factor": b_gamma_factor, "assembly": assembly,
         "B_gamma1_positive": bpos, "distance_reading_of_eq52": geometry,
-        "erratum": "PG21.Lemma4.eq52", "eq52_instance": inst})
+        "erratum": "PG21.Lemma4.eq52", "eq52_instance": inst,
+    }
+    return Verdict(_holds(ok), measured=kmax_share, bound=1, relation="<=",
+                   quantity="largest (jobs VQS holds in a server) / K_max = 2^J over J "
+                            "(Term_1, (51), B_gamma1 and (52): details)",
+                   params={"J": [kmax_rows[0]["J"], kmax_rows[-1]["J"]],
+                           "small_jobs": small_jobs, "mu": [str(m) for m in mus]},
+                   details=details)
 
 
 @register("PG21.Lemma4", location="Sec. VIII-B, Lemma 4 and its proof sketch, eqs. (48)-(52)",
@@ -420,14 +430,21 @@ def _lemma5(quick: bool, *, configs_of: Callable[[int], list[Vec]] = _kred,
                             ok = False
     # the printed '=' of (54) is refuted (erratum PG21.Lemma5.eq54)
     ok &= eq54_strict > 0 and eq54_example is not None
-    return Verdict(_holds(ok), {
-        "fill_invariant_J": [Js[0], Js[-1]], "fill_invariant_failures": fill_bad[:5],
+    details = {
+        "fill_invariant_failures": fill_bad[:5],
         "coverage": cover[:3], "eq55": eq55,
         "chain": {"J": J, "eps": str(eps), "box": box, "deficit": deficit, "states": states,
                   "failures": chain_bad,
                   "min_margin_eq53_homogeneous": min_margin},
         "eq54_equality": {"strict": eq54_strict, "equal": eq54_equal,
-                          "example": eq54_example, "erratum": "PG21.Lemma5.eq54"}})
+                          "example": eq54_example, "erratum": "PG21.Lemma5.eq54"},
+    }
+    return Verdict(_holds(ok), measured=min_margin, bound=0, relation=">=",
+                   quantity="smallest <K - rho, Q>/||Q|| - B_1 of (53) over the exhaustive "
+                            "states (the fill invariant, (55) and (54): details)",
+                   params={"J": 2, "eps": eps, "box": box, "L": (1, 2),
+                           "fill_invariant_J": [Js[0], Js[-1]]},
+                   details=details)
 
 
 @register("PG21.Lemma5", location="Sec. VIII-B, Lemma 5 and its proof, eqs. (53)-(55)",
@@ -614,13 +631,19 @@ def _drift(quick: bool, *, sum_over_bad_slots: bool = False) -> Verdict:
            "bound_with_N2_bad_slots": str(summed_val),
            "separates": printed_val < -1 and summed_val > 0}
     ok &= bool(sep["separates"])
-    return Verdict(_holds(ok), {
+    details = {
         "eq56_instance": inst, "erratum_eq56": "PG21.Thm3.eq56",
         "eq57_pathwise": {"cases": cases57, "failures": eq57_bad, "box": box},
         "chain_grid": {"parameter_sets": tested, "last_step_failures": chain_bad[:3],
                        "eq59_60_insufficient": suff_bad[:3],
                        "corrected_eq59_failures": corrected_bad[:3]},
-        "eq59_instance": sep, "erratum_eq59": "PG21.Thm3.eq59"})
+        "eq59_instance": sep, "erratum_eq59": "PG21.Thm3.eq59",
+    }
+    return Verdict(_holds(ok), measured=inst["E_norm"], bound=inst["printed_bound"],
+                   relation=">",
+                   quantity="E||tilde Q(t0 + 1)|| on the one-slot instance against (56)'s "
+                            "printed bound ((57)-(60): details)",
+                   params={"eq57_box": box, "eq56_mu": inst["mu"]}, details=details)
 
 
 @register("PG21.Lemma5.drift", location="Sec. VIII-B after Lemma 5, eqs. (56)-(60)",

@@ -18,12 +18,12 @@ The check re-measures that bracket on fresh seeds (:func:`policies.adversarial.v
 from __future__ import annotations
 
 import math
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from fractions import Fraction
 from typing import Any
 
 from policies.adversarial import SearchSpace, SizeLaw, verify
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 
 #: the searches that found the laws below: adversarial_search(policy, **settings)
 SEARCH_SPACE = SearchSpace(max_atoms=3, grid=100, mass=12, servers=(1, 2, 3))
@@ -114,26 +114,37 @@ def _open_check(policy: str, quick: bool) -> Verdict:
     lo, hi = v["lower"], v["upper"]
     guarantee = {"thm2": v["thm2_fraction"], "2/3": 2 / 3, None: None}[GUARANTEE[policy]]
     evidence: dict[str, Any] = {
-        "law": law.describe(), "key": key, "policy": policy,
-        "registered_bracket": [reg_lo, reg_hi], "measured_bracket": [lo, hi],
-        "brackets_per_seed": v["brackets"], "slots": v["slots"], "rho_star": v["rho_star"],
+        "law": law.describe(), "registered_bracket": [reg_lo, reg_hi],
+        "brackets_per_seed": v["brackets"], "rho_star": v["rho_star"],
         "thm2_fraction": v["thm2_fraction"], "guarantee_fraction": guarantee,
         "search": {"call": f"policies.adversarial.adversarial_search({policy!r}, "
                            f"**proofs_checks.checks.pg21_open.search_settings({policy!r}))",
                    **{k: v for k, v in settings.items() if k not in ("space", "start")},
                    "space": {k: str(v) for k, v in asdict(settings["space"]).items()},
                    "start": list(settings["start"])}}
-    if not (math.isfinite(lo) or math.isfinite(hi)):
-        return Verdict("inconclusive", evidence)
-    below_guarantee = guarantee is not None and math.isfinite(hi) and hi < guarantee - tol
     lo_eff = lo if math.isfinite(lo) else -math.inf
     hi_eff = hi if math.isfinite(hi) else math.inf
+
+    def verdict(word: str) -> Verdict:
+        # the registered bracket widened by the bisection tolerance: meeting it reproduces
+        return Verdict(word, measured=(lo_eff, hi_eff), bound=(reg_lo - tol, reg_hi + tol),
+                       relation="overlaps",
+                       quantity="re-measured critical load / rho* against the registered "
+                                f"bracket +- {tol}",
+                       params={"policy": policy, "key": key, "slots": v["slots"],
+                               "repeats": 2 if quick else 4, "mu": settings["mu"],
+                               "tol": tol},
+                       seed=settings["seed"], details=evidence)
+
+    if not (math.isfinite(lo) or math.isfinite(hi)):
+        return verdict("inconclusive")
+    below_guarantee = guarantee is not None and math.isfinite(hi) and hi < guarantee - tol
     meets = lo_eff <= reg_hi + tol and reg_lo <= hi_eff + tol
     evidence["reproduces"] = meets
     evidence["unstable_below_guarantee"] = below_guarantee
     if below_guarantee or not meets:
-        return Verdict("violated", evidence)
-    return Verdict("holds" if v["consistent"] else "inconclusive", evidence)
+        return verdict("violated")
+    return verdict("holds" if v["consistent"] else "inconclusive")
 
 
 @register("PG21.Open.BFJS", location="Sec. IX (open question); Thm. 2",
@@ -144,11 +155,10 @@ def _open_check(policy: str, quick: bool) -> Verdict:
           method="simulation", engines=("slotted",))
 def check_open_bfjs(quick: bool) -> Verdict:
     res = _open_check("bf-js", quick)
-    res.evidence["wider_searches"] = [
+    return replace(res, details={**res.details, "wider_searches": [
         {"seed": w["seed"], "laws": w["laws"], "max_atoms": w["space"].max_atoms,
          "mass": w["space"].mass, "servers": list(w["space"].servers), "best": w["best"][0],
-         "best_bracket": list(w["best"][1])} for w in WIDER_BFJS_SEARCHES]
-    return res
+         "best_bracket": list(w["best"][1])} for w in WIDER_BFJS_SEARCHES]})
 
 
 @register("PG21.Open.VQSBF", location="Sec. IX; Thm. 4",

@@ -5,11 +5,12 @@ certificate and the printed form shown wrong on the case that separates them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import numpy as np
 import sympy as sp
 
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from proofs_checks.symbolic_knapsack import (
     Case,
     Undecided,
@@ -157,7 +158,9 @@ def _solve_or_fail(solve: Callable, cases: list[Case], inst: dict
 
 
 def _run(cases_of: Callable[[], dict[str, dict]], solve: Callable, corrected: list[Case],
-         printed: list[Case]) -> tuple[bool, bool, dict]:
+         printed: list[Case]) -> tuple[bool, bool, dict[str, dict]]:
+    """Each symbolic case under the corrected and the printed closed form: (every
+    corrected case KKT-optimal, some printed case not, the evidence per case)."""
     ev: dict[str, dict] = {}
     all_ok, printed_fails = True, False
     for name, inst in cases_of().items():
@@ -180,12 +183,21 @@ def _run(cases_of: Callable[[], dict[str, dict]], solve: Callable, corrected: li
           method="exact")
 def check_lemma1(quick: bool) -> Verdict:
     ok, printed_fails, ev = _run(lemma1_cases, _lemma1, EQ22_CORRECTED, EQ22_PRINTED)
-    return Verdict("holds" if ok and printed_fails else "violated", {
-        "method": "each case of the corrected eq. (22) on a symbolic 3-job instance "
-                  "(positive symbols), proven optimal by a KKT price; the printed cases "
-                  "evaluated on the same instances",
-        "corrected_optimal_in_every_case": ok,
-        "printed_form_fails_somewhere": printed_fails, "cases": ev})
+    return _kkt_verdict(ok, printed_fails, ev, "each case of the corrected eq. (22) on a "
+                        "symbolic 3-job instance (positive symbols), proven optimal by a KKT "
+                        "price; the printed cases evaluated on the same instances")
+
+
+def _kkt_verdict(ok: bool, printed_fails: bool, cases: dict[str, dict], how: str) -> Verdict:
+    """holds when every corrected case is proven optimal and some printed case is not."""
+    return Verdict("holds" if ok and printed_fails else "violated",
+                   measured=sum(bool(c["optimal"]) for c in cases.values()), bound=len(cases),
+                   relation="==",
+                   quantity="symbolic cases where the corrected form is KKT-optimal (the "
+                            "printed form must fail on one: details)",
+                   params={"cases": list(cases)},
+                   details={"method": how, "printed_form_fails_somewhere": printed_fails,
+                            "cases": cases})
 
 
 @register("XLL21.Lemma2", location="Sec. IV-C, Lemma 2, eqs. (38)-(39)",
@@ -196,12 +208,9 @@ def check_lemma1(quick: bool) -> Verdict:
           method="exact")
 def check_lemma2(quick: bool) -> Verdict:
     ok, printed_fails, ev = _run(lemma2_cases, _lemma2, EQ39_CORRECTED, EQ39_PRINTED)
-    return Verdict("holds" if ok and printed_fails else "violated", {
-        "method": "each case of the corrected eq. (39) on a symbolic 3-job instance, "
-                  "proven optimal by a KKT price; the printed max evaluated on the same "
-                  "instances",
-        "corrected_optimal_in_every_case": ok,
-        "printed_form_fails_somewhere": printed_fails, "cases": ev})
+    return _kkt_verdict(ok, printed_fails, ev, "each case of the corrected eq. (39) on a "
+                        "symbolic 3-job instance, proven optimal by a KKT price; the printed "
+                        "max evaluated on the same instances")
 
 
 def weight_sum_identity(k: int) -> dict[str, object]:
@@ -228,8 +237,10 @@ def check_eq5(quick: bool) -> Verdict:
     match = all(sp.simplify(sp.sympify(r["closed_form"], locals={"p": p}) - expected[k])
                 == 0 for k, r in zip((1, 2, 3), rows, strict=True))
     ok = match and all(r["at_most_two_f_k"] for r in rows)
-    return Verdict("holds" if ok else "violated",
-                   {"identities": rows, "faulhaber_match": match})
+    return Verdict("holds" if ok else "violated", params={"k": (1, 2, 3)},
+                   details={"no_bound": "symbolic identities: sympy simplifies each closed "
+                                        "form's difference from Faulhaber's sum to 0",
+                            "identities": rows, "faulhaber_match": match})
 
 
 def dual_path(arrival: int, processing: int, gamma: float, slots: int, *,
@@ -266,7 +277,10 @@ def check_alg1_line7(quick: bool) -> Verdict:
     grows = all(b > a for a, b in zip([0.0, *right], right, strict=False))
     stuck = all(v == 0 for v in wrong)
     ok = grows and stuck and undefined and abs(right[0] - 2 / 7) < 1e-12
-    return Verdict("holds" if ok else "violated", {
-        "instance": "a_j = 3, p_j = 2, never served, Gamma = 10, mu = 1",
-        "lambda_eq7": right, "lambda_printed": wrong,
-        "printed_undefined_at_a_j_1": undefined})
+    return Verdict("holds" if ok else "violated", measured=right[0], bound=Fraction(2, 7),
+                   relation="==",
+                   quantity="lambda_j after one slot with eq. (7)'s target, p_j/(Gamma - a_j) "
+                            "(the printed target's path: details)",
+                   params={"a_j": 3, "p_j": 2, "Gamma": gamma, "mu": 1, "slots": slots},
+                   details={"lambda_eq7": right, "lambda_printed": wrong,
+                            "printed_undefined_at_a_j_1": undefined})

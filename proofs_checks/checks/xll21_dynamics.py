@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from policies.preemptive import Fair, PreemptivePolicy, run_schedule
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory.fractional_flowtime import (
     dynamic_fit,
     flowtimes,
@@ -62,11 +62,15 @@ def check_example1(quick: bool) -> Verdict:
     ok = (frac_ok and ev["flowtime"] == PRINTED_FLOWTIME and round(ev["ratio"], 1) == 1.1
           and ev["invariants_ok"] and printed_sum == Fraction(37, 6))
     ev["printed_job3_terms_sum"] = str(printed_sum)
-    ev.update(printed_fractional=[str(v) for v in PRINTED_FRACTIONAL],
-              printed_flowtime=PRINTED_FLOWTIME, printed_ratio=1.1,
-              instance="d_j = 18 of C = 20 cores (0.9), memory 1 of 4; Fair gives each "
-                       "present job the rate 1/n (Table I)")
-    return Verdict("holds" if ok else "violated", ev)
+    ev.update(printed_flowtime=PRINTED_FLOWTIME, printed_ratio=1.1)
+    return Verdict("holds" if ok else "violated", measured=tuple(ev.pop("fractional_run")),
+                   bound=tuple(PRINTED_FRACTIONAL), relation="==",
+                   quantity="fractional flowtimes of the Fair run against Table I's "
+                            "(flowtimes and ratio: details)",
+                   params={"processing": (1, 2, 3),
+                           "instance": "d_j = 18 of C = 20 cores (0.9), memory 1 of 4; Fair "
+                                       "gives each present job the rate 1/n (Table I)"},
+                   details=ev)
 
 
 # -- Thm. 3 and Cor. 1: online OCORP on a stream of jobs, single resource ------------------
@@ -122,6 +126,7 @@ def check_thm3(quick: bool) -> Verdict:
     k, beta = 2.0, 0.5
     seeds = [0] if quick else [0, 1, 2]
     rows, verdicts = [], []
+    steepest = -np.inf
     for seed in seeds:
         jobs, machines = online_instance(seed)
         gamma = gamma_horizon(jobs.arrival, jobs.processing, jobs.demand[:, 0],
@@ -136,14 +141,19 @@ def check_thm3(quick: bool) -> Verdict:
         gap_slope = loglog_slope(T, np.array([max(r["max_gap"], 1) for r in runs]))
         fit_ok = fit_slope is None or fit_slope["high"] < 1
         gap_ok = gap_slope["high"] < 1
+        steepest = max(steepest, gap_slope["high"],
+                       -np.inf if fit_slope is None else fit_slope["high"])
         verdicts.append(fit_ok and gap_ok)
         rows.append({"seed": seed, "gamma": gamma, "runs": runs,
                      "fit_over_sqrtN_slope": fit_slope or "Fit_T <= 0 at (almost) every T",
                      "max_gap_slope": gap_slope})
-    return Verdict("holds" if all(verdicts) else "violated", {
-        "k": k, "beta": beta, "instances": rows,
-        "rule": "holds when the fitted log-log slope of Fit_T / sqrt(N_T) (where positive) "
-                "and of the longest service gap against T has its 95% upper end below 1"})
+    return Verdict("holds" if all(verdicts) else "violated", measured=steepest, bound=1,
+                   relation="<",
+                   quantity="largest 95% upper end of the log-log slopes against T of "
+                            "Fit_T / sqrt(N_T) (where positive) and of the longest service gap",
+                   params={"k": k, "beta": beta, "instances": len(seeds)},
+                   seed=seeds[0] if len(seeds) == 1 else tuple(seeds),
+                   details={"instances": rows})
 
 
 #: Thm. 4's family: online_instance(0, jobs=n, span=2n), the same cluster and load for
@@ -241,12 +251,21 @@ def check_thm4(quick: bool) -> Verdict:
                                                                      else "full"]]
     dec = thm4_decision(rows, beta=beta)
     sketch_ok = all(r["sketch_slots_ok"] for r in rows)
-    return Verdict("holds" if dec["separated"] and sketch_ok else "violated", {
-        "k": 2.0, "beta": beta, "separated": dec["separated"], "sketch_bound_holds": sketch_ok,
-        **dec, "instances": rows,
+    slopes = dec["regret_vs_opt_loglog_slope"]
+    details = {
+        "sketch_bound_holds": sketch_ok, **dec, "instances": rows,
         "reading": "Reg_T at T = floor(Gamma) with y* = 0 (eq. (25)); OPT (P1 or P2) lies "
                    "in [opt_lower, opt_upper]; C = sum_i C_i. sketch_bound is what the "
                    "sketch's steps prove; (30) would follow from it only if OPT >= "
                    "opt_needed_by_sketch, far above opt_upper on every instance. 'holds' "
                    "means the printed theorem is refuted on this family (the statement "
-                   "above) and the sketch's bound is met in every slot"})
+                   "above) and the sketch's bound is met in every slot",
+    }
+    return Verdict("holds" if dec["separated"] and sketch_ok else "violated",
+                   measured=min(s["low"] for s in slopes.values()), bound=dec["exponent"],
+                   relation=">",
+                   quantity="lower 95% end of the regret's log-log slope against OPT (both "
+                            "ends of OPT's bracket; (30) exceeded: details)",
+                   params={"k": 2.0, "beta": beta,
+                           "jobs_span": THM4_SIZES["quick" if quick else "full"]},
+                   seed=0, details=details)

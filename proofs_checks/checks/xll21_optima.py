@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from proofs_checks.registry import Verdict, register
+from proofs_checks.claims import Verdict, register
 from theory.job_sets import JobSet, Machines
 
 __all__ = ["tiny_instance", "eq6_ratio", "search_worst", "transient_ratios",
@@ -92,9 +92,14 @@ def check_eq6(quick: bool) -> Verdict:
     searched, s = search_worst(score, start, _neighbour, rng, 6 if quick else 60)
     worst = max(worst, s)
     ok = worst <= 2 + 1e-9
-    return Verdict("holds" if ok else "violated", {
+    details = {
         "instances": rows, "largest_ratio_random": max(r["ratio"] for r in rows),
-        "search": {"instance": searched, "ratio": s}, "largest_ratio": worst, "bound": 2})
+        "search": {"instance": searched, "ratio": s},
+    }
+    return Verdict("holds" if ok else "violated", measured=worst, bound=2, relation="<=",
+                   quantity="largest OPT_P2 / OPT_P1 over random and searched instances",
+                   params={"instances": len(rows), "search_steps": 6 if quick else 60},
+                   seed=6, details=details)
 
 
 def transient_ratios(jobs: JobSet, machines: Machines, k: float) -> dict[str, Any]:
@@ -140,11 +145,18 @@ def check_thm6(quick: bool) -> Verdict:
     worst_inst, worst = search_worst(score, THM6_INSTANCE, _neighbour, rng,
                                      4 if quick else 60)
     separated = sep["fractional"] > sep["opt_p2"] * (1 + 1e-9)
-    return Verdict("holds" if separated else "violated", {
+    details = {
         "separating_instance": {**THM6_INSTANCE, **sep}, "random_instances": rows,
         "random_share_not_optimal": float(np.mean([r["fractional_ratio"] > 1 + 1e-9
                                                    for r in rows])),
-        "search": {"instance": worst_inst, "fractional_ratio": worst}})
+        "search": {"instance": worst_inst, "fractional_ratio": worst},
+    }
+    return Verdict("holds" if separated else "violated", measured=sep["fractional"],
+                   bound=sep["opt_p2"], relation=">",
+                   quantity="SVF's fractional flowtime on the separating instance against "
+                            "OPT_P2",
+                   params={"instance": THM6_INSTANCE, "random_instances": len(rows)}, seed=7,
+                   details=details)
 
 
 @register("XLL21.Cor2", location="Sec. IV-C, Corollary 2",
@@ -171,9 +183,15 @@ def check_cor2(quick: bool) -> Verdict:
     within = all(r["flowtime"] <= r["cor2_bound"] + 1e-9 for r in rows)
     flow_worst = max(max(r["flowtime_ratio"] for r in rows), worst)
     ok = within and flow_worst <= 1.5 + 1e-9
-    return Verdict("holds" if ok else "violated", {
+    details = {
         "instances": rows, "within_opt_plus_half_sum_p": within,
-        "worst_flowtime_ratio": flow_worst,
         "search": {"instance": worst_inst, "flowtime_ratio": worst},
         "note": "Cor. 2 is derived from Thm. 6, which fails (XLL21.Thm6); the bound is "
-                "checked here on its own"})
+                "checked here on its own",
+    }
+    return Verdict("holds" if ok else "violated", measured=flow_worst, bound=1.5,
+                   relation="<=",
+                   quantity="largest SVF flowtime / OPT_P1 (each <= OPT_P1 + sum p_j / 2: "
+                            "details)",
+                   params={"instances": len(rows), "search_steps": 4 if quick else 60},
+                   seed=8, details=details)

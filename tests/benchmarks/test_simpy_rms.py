@@ -17,9 +17,10 @@ from benchmarks.simpy_rms import (
     Environment,
     simulate_simpy_rms,
 )
+from theory.instances import EC2_TABLE_I
 
 FIG1B = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
-EC2 = P.JobTypes([[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]])
+EC2 = P.JobTypes(EC2_TABLE_I.sizes())  # PG18 Table I
 
 
 def _compiled():
@@ -57,7 +58,7 @@ def _fig1b(horizon=60.0, seed=1):
 
 
 def _ec2(horizon=150.0, seed=3):
-    C = P.Cluster.identical(5, [90.0, 90.0, 5000.0])
+    C = P.Cluster.identical(5, [float(c) for c in EC2_TABLE_I.capacity()])
     lam = P.rates_for_intensity(EC2, C, 0.9)
     return C, P.poisson_type_workload(EC2, lam, horizon, seed=seed)
 

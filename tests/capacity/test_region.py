@@ -18,13 +18,14 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 
 from capacity import CapacityRegion
+from theory.instances import EC2_TABLE_I
 
 FAST = settings(max_examples=25, deadline=None)
 METHODS = ("enumerate", "column-generation")
 
 PG18 = ([2, 5], [(10, 10)])
-EC2_TYPES = [("15", "8", "1690"), ("17.1", "6.5", "420"), ("7", "20", "1690")]
-EC2_SERVER = (90, 90, 5000)
+EC2_TYPES = list(EC2_TABLE_I.types.values())
+EC2_SERVER = tuple(EC2_TABLE_I.capacity())
 
 # ------------------------------------------------------------------ reference LP
 

@@ -378,7 +378,7 @@ def test_the_checks_hold_quickly():
         f(True)  # compiled kernels loaded
         t0 = time.perf_counter()
         v = f(True)
-        assert v.verdict == "holds", v.evidence
+        assert v.verdict == "holds", v.details
         assert time.perf_counter() - t0 < 3.0
 
 
@@ -393,7 +393,7 @@ def test_lemma61_fails_with_the_printed_scaling(monkeypatch):
     monkeypatch.setattr(chk, "solve_volume_knapsack", printed)
     v = chk.check_lemma61(True)
     assert v.verdict == "violated"
-    assert v.evidence["cadp_proof_scaling"]["eps=0.1"]["worst_volume_over_zeta"] > 1.1
+    assert v.details["cadp_proof_scaling"]["eps=0.1"]["worst_volume_over_zeta"] > 1.1
 
 
 def test_lemma61_fails_when_sizes_are_rounded_up(monkeypatch):
@@ -414,7 +414,7 @@ def test_lemma61_fails_when_sizes_are_rounded_up(monkeypatch):
     monkeypatch.setattr(chk, "solve_volume_knapsack", ceil_cadp)
     v = chk.check_lemma61(True)
     assert v.verdict == "violated"
-    assert min(e["min_weight_ratio_to_opt"] for e in v.evidence["cadp_proof_scaling"].values()
+    assert min(e["min_weight_ratio_to_opt"] for e in v.details["cadp_proof_scaling"].values()
                ) < 1 - 1e-6
 
 
@@ -434,8 +434,8 @@ def test_remark1_fails_without_the_overflow_item(monkeypatch):
     monkeypatch.setattr(chk, "solve_volume_knapsack", no_overflow)
     v = chk.check_remark1(True)
     assert v.verdict == "violated"
-    assert v.evidence["min_weight_ratio_to_opt"] < 1
-    assert v.evidence["needs_room_instance"]["volume_over_zeta"] == 1.0
+    assert v.details["min_weight_ratio_to_opt"] < 1
+    assert v.details["needs_room_instance"]["volume_over_zeta"] == 1.0
 
 
 def test_remark1_fails_for_the_literal_better_of(monkeypatch):

@@ -245,8 +245,8 @@ def test_verify_json_is_a_list_with_required_keys(capsys):
     rows = json.loads(out)
     assert isinstance(rows, list) and rows
     for r in rows:
-        assert {"id", "paper", "statement", "method", "verdict", "evidence",
-                "seconds"} <= set(r)
+        assert {"id", "paper", "statement", "method", "verdict", "measured", "bound",
+                "relation", "params", "seed", "details", "seconds"} <= set(r)
         assert r["verdict"] in ("holds", "violated", "inconclusive")
         assert r["id"] == cid or r["id"].startswith(cid + ".")
     assert code == (1 if any(r["verdict"] == "violated" for r in rows) else 0)
@@ -283,7 +283,7 @@ def test_verify_violated_exit_code(capsys, monkeypatch):
         def as_dict(self):
             return {"id": f"X.{self.verdict}", "paper": "X", "location": "", "statement": "",
                     "method": "exact", "verdict": self.verdict,
-                    "evidence": {"value": float("nan"), "bound": Fraction(1, 3)},
+                    "measured": float("nan"), "bound": Fraction(1, 3),
                     "seconds": 0.0}
 
     class FakeRegistry:
@@ -300,7 +300,7 @@ def test_verify_violated_exit_code(capsys, monkeypatch):
     monkeypatch.setattr(verify, "registry", lambda: FakeRegistry)
     assert main(["verify", "--json"]) == 1
     rows = json.loads(capsys.readouterr().out)  # NaN became null, the Fraction a float
-    assert rows[0]["evidence"] == {"value": None, "bound": pytest.approx(1 / 3)}
+    assert rows[0]["measured"] is None and rows[0]["bound"] == pytest.approx(1 / 3)
     FakeRegistry.verdicts = ["inconclusive"]
     assert main(["verify"]) == 0
     assert "0 violated, 1 inconclusive" in capsys.readouterr().out
@@ -365,7 +365,7 @@ def test_vector_trace_defaults_to_a_grid_per_resource(capsys, tmp_path):
     from capacity.brackets import choose_grid
     from packsched.commands.rho_star import DEFAULT_TRACE_GRID_POINTS, TRACE_EXACT_MAX_TYPES
     from theory.distributions import Discrete
-    from theory.traces import read_size_file
+    from theory.readers.traces import read_size_file
 
     rng = np.random.default_rng(3)
     n = TRACE_EXACT_MAX_TYPES + 40

@@ -339,15 +339,15 @@ def test_default_time_limit_is_the_librarys(capsys):
 
 def test_seconds_cover_reading_the_files(capsys, monkeypatch):
     """JSON seconds was the solver's share only."""
-    import theory.job_files
+    import theory.readers.job_files
 
-    read = theory.job_files.read_instance
+    read = theory.readers.job_files.read_instance
 
     def slow(*args, **kwargs):
         time.sleep(0.3)
         return read(*args, **kwargs)
 
-    monkeypatch.setattr(theory.job_files, "read_instance", slow)
+    monkeypatch.setattr(theory.readers.job_files, "read_instance", slow)
     for objective, base in (("flowtime", XLL21_FILES), ("makespan", FL24_FILES)):
         code, out, err = run(capsys, *base, "--objective", objective, "--json")
         assert code == 0, err

@@ -17,7 +17,7 @@ CHECKS = [F.check_lemma41, F.check_lemma64, F.check_lemma67, F.check_patience,
 @pytest.mark.parametrize("check", CHECKS, ids=lambda c: c.__name__)
 def test_fl24_checks_hold(check):
     v = check(True)
-    assert v.verdict == "holds", v.evidence
+    assert v.verdict == "holds", v.details
 
 
 def _mris_is(monkeypatch, factory):

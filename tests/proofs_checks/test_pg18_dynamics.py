@@ -24,7 +24,7 @@ def _substitute(monkeypatch: pytest.MonkeyPatch, swap: dict[str, tuple[str, dict
                                    D.check_remark1])
 def test_the_simulation_checks_hold(check):
     v = check(True)
-    assert v.verdict == "holds", v.evidence
+    assert v.verdict == "holds", v.details
 
 
 def test_prop1_fails_if_rms_is_work_conserving(monkeypatch):
@@ -36,7 +36,7 @@ def test_fig1b_fails_with_best_fit_in_arrival_order(monkeypatch):
     """bf-fifo is stable on Fig. 1b's system: the check is about the type-order rule."""
     _substitute(monkeypatch, {"bf": ("bf-fifo", {})})
     v = D.check_fig1b(True)
-    assert v.verdict == "violated" and v.evidence["bf"]["verdict"] == "stable"
+    assert v.verdict == "violated" and v.details["bf"]["verdict"] == "stable"
 
 
 @pytest.mark.parametrize("check, name", [(D.check_thm1, "rms"), (D.check_thm2, "rms-jsq")])
@@ -47,7 +47,7 @@ def test_theorems_fail_with_frozen_weights(monkeypatch, check, name):
     _substitute(monkeypatch, {name: (name, params)})
     v = check(True)
     assert v.verdict == "violated"
-    assert v.evidence["intensity 0.9"]["verdict"] == "unstable"
+    assert v.details["intensity 0.9"]["verdict"] == "unstable"
 
 
 def test_remark1_fails_with_the_queues_swapped(monkeypatch):

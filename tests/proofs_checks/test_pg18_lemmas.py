@@ -16,7 +16,7 @@ REAL_STATE_GRAPH = m.state_graph
 
 
 def _systems(res):
-    return list(res.evidence["systems"].values())
+    return list(res.details["systems"].values())
 
 
 # ------------------------------------------------------------------ they hold
@@ -33,7 +33,7 @@ def test_lemma1_holds():
     for s in _systems(res):
         assert s["max_abs_diff"] <= 1e-10 and s["max_abs_diff_large_weights"] <= 1e-10
         assert s["strongly_connected"] and s["min_diff_to_9_without_1_over_L"] > 1e-3
-    (sym,) = res.evidence["symbolic"].values()
+    (sym,) = res.details["symbolic"].values()
     assert sym["equations"] == 220 and sym["failing"] == 0
 
 
@@ -58,7 +58,7 @@ def test_lemma2_holds():
 
 def test_cor1_holds():
     res = m.check_cor1(True)
-    assert res.verdict == "holds" and res.evidence["bound_not_vacuous"]
+    assert res.verdict == "holds" and res.details["bound_not_vacuous"]
     for s in _systems(res):
         assert s["min_relative_slack"] >= 0 and s["share_bound_positive"] > 0.1
 
@@ -88,7 +88,7 @@ def test_lemma1_fails_when_9_has_no_1_over_L(monkeypatch):
     for s in _systems(res):
         assert s["max_abs_diff"] > 1e-3 and s["max_abs_diff_large_weights"] > 1e-10
         assert s["strongly_connected"] and s["min_diff_to_9_without_1_over_L"] > 1e-6
-    assert all(v["failing"] == 0 for v in res.evidence["symbolic"].values())
+    assert all(v["failing"] == 0 for v in res.details["symbolic"].values())
 
 
 def test_lemma1_fails_when_the_state_graph_is_not_connected(monkeypatch):
@@ -152,7 +152,7 @@ def test_cor1_fails_when_the_bound_is_vacuous(monkeypatch):
     """A true but useless bound (never positive) is reported as violated too."""
     monkeypatch.setattr(m, "cor1_bound", lambda W, lr: float(np.min(lr)) - 1.0)
     res = m.check_cor1(True)
-    assert res.verdict == "violated" and not res.evidence["bound_not_vacuous"]
+    assert res.verdict == "violated" and not res.details["bound_not_vacuous"]
     assert all(s["min_relative_slack"] >= 0 for s in _systems(res))
 
 

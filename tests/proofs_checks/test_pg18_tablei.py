@@ -21,7 +21,7 @@ def test_table1_is_registered():
 def test_table1_holds_with_v_exactly_on_the_boundary():
     res = m.check_table1(True)
     assert res.verdict == "holds"
-    ev = res.evidence
+    ev = res.details
     assert ev["V_average_of_maximal"] == ["2/3", "11/3", "2/3"]
     assert ev["max_scaling_of_V"] == {"lower": "1", "upper": "1", "exact": True,
                                       "tolerance": None}
@@ -37,7 +37,7 @@ def test_table1_fails_when_v_is_scaled_off_the_boundary(monkeypatch, factor, in_
                         lambda K: [factor * v for v in REAL_AVERAGE(K)])
     res = m.check_table1(True)
     assert res.verdict == "violated"
-    ev = res.evidence
+    ev = res.details
     assert ev["max_scaling_of_V"]["lower"] == str(1 / factor)
     assert ev["V_in_C"] is in_c
     assert ev["scaled_V_outside_C_for_every_delta"] is on_edge
@@ -52,7 +52,7 @@ def test_table1_float_path_uses_the_stated_tolerance(monkeypatch):
                         lambda K: [float(v) for v in REAL_AVERAGE(K)])
     res = m.check_table1(True)
     assert res.verdict == "holds"
-    assert res.evidence["max_scaling_of_V"]["tolerance"] == m.TABLE1_SCALING_TOL
+    assert res.details["max_scaling_of_V"]["tolerance"] == m.TABLE1_SCALING_TOL
     monkeypatch.setattr(m, "_average_of_maximal",
                         lambda K: [0.95 * float(v) for v in REAL_AVERAGE(K)])
     assert m.check_table1(True).verdict == "violated"

@@ -35,8 +35,8 @@ def test_quick_holds_every_case_certified(quick):
     v, seconds = quick
     assert v.verdict == "holds"
     assert seconds < 10
-    rows = v.evidence["rows"]
-    assert len(rows) == v.evidence["cases"] >= 20
+    rows = v.details["rows"]
+    assert len(rows) == v.details["cases"] >= 20
     for r in rows:
         assert r["final"] == "certified"
         assert r["ratio rho_vqs/rho*"][0] >= r["bound (1-eps) 2/3"] - 1e-9
@@ -46,7 +46,7 @@ def test_quick_holds_every_case_certified(quick):
     for r in rows:
         if not r["law"].startswith("Uniform"):
             assert set(r["steps"].values()) == {"certified"}, r
-    assert v.evidence["worst_ratio_over_bound"] >= 1
+    assert v.measured >= v.bound == 1 and v.relation == ">="
 
 
 def test_J_one_smaller_than_cor1_violates(quick):
@@ -59,7 +59,7 @@ def test_J_one_smaller_than_cor1_violates(quick):
     # not only the K_RED LP: any policy on the rounded system 3 is below rho_3*, and
     # rho_3* / rho* is below the bound too
     assert row["rho_3"][1] / row["rho_2 (rho*)"][0] < row["bound (1-eps) 2/3"]
-    assert quick[0].evidence["control_J_minus_1"]["final"] == "contradicted"
+    assert quick[0].details["control_J_minus_1"]["final"] == "contradicted"
     # with Cor. 1's own J the same law satisfies the bound
     assert m.cor1_case(m.CONTROL_LAW, m.CONTROL_EPS)["final"] == "certified"
 
@@ -116,8 +116,8 @@ def test_erratum_eq62_instance(quick):
     assert row["rho_4"] == [2.0, 2.0]
     assert row["rho_1"][0] == pytest.approx(40 / 11, abs=1e-12)
     assert (1 - 0.5) * row["rho_1"][1] < row["rho_4"][0]  # the printed '=' fails
-    fails = quick[0].evidence["printed_equality_fails"]
-    assert fails["erratum"] == e.id and fails["rows"] == quick[0].evidence["cases"]
+    fails = quick[0].details["printed_equality_fails"]
+    assert fails["erratum"] == e.id and fails["rows"] == quick[0].details["cases"]
 
 
 def test_a_control_that_does_not_fail_makes_the_check_inconclusive(monkeypatch):

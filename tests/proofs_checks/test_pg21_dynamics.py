@@ -26,14 +26,14 @@ def test_fig3a_fails_when_vqs_is_replaced_by_a_stable_policy(monkeypatch):
     monkeypatch.setattr(D, "VQS", D.BFJS)  # the 'VQS' runs are now BF-J/S: stable
     res = D.check_fig3a(True)
     assert res.verdict == "violated"
-    assert [r["verdict"] for r in res.evidence["runs"]][0] == "stable"
+    assert [r["verdict"] for r in res.details["runs"]][0] == "stable"
 
 
 def test_lemma1_fails_for_first_fit(monkeypatch):
     monkeypatch.setattr(D, "BFJS", D.FIFOFF)  # the paper: Lemma 1 does not hold for First-Fit
     res = D.check_lemma1(True)
     assert res.verdict == "violated"
-    case1 = next(leg for leg in res.evidence["legs"] if leg["leg"] == "case1")
+    case1 = next(leg for leg in res.details["legs"] if leg["leg"] == "case1")
     assert case1["bf_js"]["fraction_with_event"] < 0.9  # the 'BF-J/S' runs are FIFO-FF
 
 
@@ -43,7 +43,7 @@ def test_thm2_fails_for_fifo_ff(monkeypatch):
     monkeypatch.setattr(D, "BFJS", D.FIFOFF)
     res = D.check_thm2(True)
     assert res.verdict == "violated"
-    bad = [r for r in res.evidence["runs"]
+    bad = [r for r in res.details["runs"]
            if r["key"].startswith("{0.01, 1}") and "L/(2 R-bar)" in r["key"]]
     assert bad and bad[0]["verdict"] == "unstable" and bad[0]["rho_over_rho_star"] < 0.5
 
@@ -57,16 +57,16 @@ def test_fig3b_from_empty_leg_is_in_the_verdict(monkeypatch):
     monkeypatch.setattr(D, "BFJS", D.VQS)
     res = D.check_fig3b(False)
     assert res.verdict == "violated"
-    empty = {r["key"]: r["verdict"] for r in res.evidence["runs"] if "from empty" in r["key"]}
+    empty = {r["key"]: r["verdict"] for r in res.details["runs"] if "from empty" in r["key"]}
     assert empty == {"from empty, seed 1: vqs": "stable", "from empty, seed 1: bf-js": "stable",
                      "from empty, seed 1: vqs-bf": "unstable"}
-    assert "not_shown_in_quick" not in res.evidence
+    assert "not_shown_in_quick" not in res.details
 
 
 def test_fig5_holds_on_the_trace_and_fails_with_first_fit(monkeypatch):
     res = D.check_fig5(True)
     assert res.verdict == "holds"
-    last = res.evidence["rows"][-1]
+    last = res.details["rows"][-1]
     assert last["fifo_ff_over_best"] >= 1.5 and last["vqs_bf_over_bf_js"] <= 1
     monkeypatch.setattr(D, "BFJS", D.FIFOFF)  # 'BF-J/S' is FIFO-FF: no advantage left
     assert D.check_fig5(True).verdict == "violated"

@@ -45,8 +45,8 @@ def test_pg21_errata_are_registered_with_their_checks():
                          ids=lambda c: c.__name__)
 def test_checks_hold(check):
     v = check(True)
-    assert v.verdict == "holds", v.evidence
-    json.dumps(v.evidence, allow_nan=False, default=str)
+    assert v.verdict == "holds", v.details
+    json.dumps(v.details, allow_nan=False, default=str)
 
 
 # ------------------------------------------------------------------ exact arithmetic
@@ -108,7 +108,7 @@ def test_prop2_fails_when_the_lp_returns_the_printed_weights(monkeypatch):
     _printed_weights_solver(monkeypatch)
     v = P.check_prop2(True)
     assert v.verdict != "holds"
-    assert not any(r["lp_weights_equal_corrected"] for r in v.evidence["cases"])
+    assert not any(r["lp_weights_equal_corrected"] for r in v.details["cases"])
 
 
 def test_prop2_fails_if_the_register_took_the_printed_weights_for_correct(monkeypatch):
@@ -123,7 +123,7 @@ def test_prop2_fails_when_an_endpoint_counts_as_interior(monkeypatch):
                         <= X.cells[X.type_of(x)].hi)
     v = P.check_prop2(True)
     assert v.verdict == "violated"
-    bad = [r for r in v.evidence["erratum_eps_range"] if not r["as_expected"]]
+    bad = [r for r in v.details["erratum_eps_range"] if not r["as_expected"]]
     assert bad and bad[0]["e"] == "1/6" and bad[0]["upper_rounded_rho"] == "3/2"
 
 
@@ -144,7 +144,7 @@ def test_eq28_fails_with_the_printed_bound(monkeypatch):
                         lambda u, m, printed=False: prop1_eq28_odd_bound(u, m, printed=True))
     v = P.check_prop1_eq28(True)
     assert v.verdict == "violated"
-    assert v.evidence["corrected_bound_counterexample"] is not None
+    assert v.details["corrected_bound_counterexample"] is not None
 
 
 def test_eq28_fails_if_the_printed_bound_were_right(monkeypatch):
@@ -152,7 +152,7 @@ def test_eq28_fails_if_the_printed_bound_were_right(monkeypatch):
                         lambda u, m, printed=False: prop1_eq28_odd_bound(u, m))
     v = P.check_prop1_eq28(True)
     assert v.verdict == "violated"
-    assert v.evidence["printed_bound_counterexample"] is None
+    assert v.details["printed_bound_counterexample"] is None
 
 
 # ------------------------------------------------------------------ the CLI

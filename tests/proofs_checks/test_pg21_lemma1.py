@@ -15,13 +15,13 @@ def quick():
 
 def test_lemma1_holds_quick(quick):
     assert quick.verdict == "holds"
-    for leg in quick.evidence["legs"]:
+    for leg in quick.details["legs"]:
         assert leg["bf_js"]["fraction_with_event"] > 1 - 0.1
         assert leg["bf_js"]["max_slots_below_half"] <= leg["N1"]
 
 
 def test_legs_are_in_case_1_and_case_2(quick):
-    case1, case2 = quick.evidence["legs"]
+    case1, case2 = quick.details["legs"]
     assert case1["proof_case"] == 1 and case2["proof_case"] == 2
     # Case 1: more than L N_2 of queued work in jobs <= 1/2
     assert case1["backlog_work_at_most_half_range"][0] > case1["L_N2"]
@@ -33,7 +33,7 @@ def test_legs_are_in_case_1_and_case_2(quick):
 
 
 def test_head_of_line_fifo_ff_fails_the_event(quick):
-    assert quick.evidence["legs"][0]["fifo_ff_hol"]["fraction_with_event"] <= 1 - 0.1
+    assert quick.details["legs"][0]["fifo_ff_hol"]["fraction_with_event"] <= 1 - 0.1
 
 
 def test_skipping_first_fit_in_place_of_bfjs(monkeypatch):
@@ -43,5 +43,5 @@ def test_skipping_first_fit_in_place_of_bfjs(monkeypatch):
     if it ever fails, the check has become able to tell BF-J/S from First-Fit."""
     monkeypatch.setattr(D, "BFJS", lambda: FIFOFF(skip=True))
     v = D.check_lemma1(quick=True)
-    assert v.evidence["skip_first_fit_fails_case2"] is False
+    assert v.details["skip_first_fit_fails_case2"] is False
     assert v.verdict == "holds"

@@ -46,10 +46,10 @@ def test_quick_mode_reaches_two_thirds(quick):
     # (a): the quick search reaches 2/3 within LEMMA3_REACH = 1e-9; on the Prop. 2 family
     # the ratio is exactly 2/3 (rho_VQS = 4/3, rho* = 2), also after descending from
     # perturbed starts (sizes moved by up to 0.02, weights by up to 0.1, a third atom)
-    assert quick.verdict == "holds", quick.evidence
-    ev = quick.evidence
+    assert quick.verdict == "holds", quick.details
+    ev = quick.details
     assert m.LEMMA3_REACH == 1e-9
-    assert abs(ev["lowest_ratio"] - 2 / 3) <= 1e-9
+    assert abs(quick.measured - 2 / 3) <= 1e-9 and quick.bound == Fraction(2, 3)
     assert ev["search_case"]["exact_ratio"] == "2/3"
     assert ev["reaches_bound"]
     search = ev["search"]
@@ -89,11 +89,11 @@ def test_an_infeasible_row_fails_the_quick_verdict(monkeypatch):
     monkeypatch.setattr(m, "reduced_configurations", kred)
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    bad = res.evidence["kred_feasibility"]["infeasible_rows"]
+    bad = res.details["kred_feasibility"]["infeasible_rows"]
     assert {(b["J"], b["config"], b["rounded_total"]) for b in bad} >= {(2, "e_1 + e_2", "7/6")}
     assert len(bad) == 9  # one per J = 2..10
     # the check's LP over this set no longer agrees with the library's rho_VQS
-    assert res.evidence["disagreements_with_rho_vqs"]
+    assert res.details["disagreements_with_rho_vqs"]
 
 
 def test_an_infeasible_row_no_ratio_sees_fails_too(monkeypatch):
@@ -107,7 +107,7 @@ def test_an_infeasible_row_no_ratio_sees_fails_too(monkeypatch):
     monkeypatch.setattr(m, "reduced_configurations", kred)
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    bad = res.evidence["kred_feasibility"]["infeasible_rows"]
+    bad = res.details["kred_feasibility"]["infeasible_rows"]
     assert [b["J"] for b in bad] == list(range(2, 11))
     assert all(Fraction(b["rounded_total"]) > 1 for b in bad)
 
@@ -118,10 +118,10 @@ def test_dropping_a_row_the_lemma_needs_fails_the_quick_verdict(monkeypatch):
     monkeypatch.setattr(m, "reduced_configurations", _without("2^1 e_2"))
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    assert res.evidence["kred_feasibility"]["infeasible_rows"] == []
-    assert res.evidence["search"]["prop2_seed_ratios"] == [0.0] * 4
-    assert res.evidence["lowest_ratio"] == 0.0
-    assert res.evidence["cases_below_bound"]
+    assert res.details["kred_feasibility"]["infeasible_rows"] == []
+    assert res.details["search"]["prop2_seed_ratios"] == [0.0] * 4
+    assert res.measured == 0.0
+    assert res.details["cases_below_bound"]
 
 
 def test_dropping_a_row_with_a_substitute_fails_too(monkeypatch):
@@ -132,8 +132,8 @@ def test_dropping_a_row_with_a_substitute_fails_too(monkeypatch):
     assert case is not None and case["ratio_lo"] == Fraction(1, 3) and not case["agree"]
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    assert res.evidence["kred_feasibility"]["infeasible_rows"] == []
-    assert res.evidence["disagreements_with_rho_vqs"]
+    assert res.details["kred_feasibility"]["infeasible_rows"] == []
+    assert res.details["disagreements_with_rho_vqs"]
 
 
 def test_a_broken_library_kred_disagrees_with_the_check(monkeypatch):
@@ -142,7 +142,7 @@ def test_a_broken_library_kred_disagrees_with_the_check(monkeypatch):
     monkeypatch.setattr(capacity.reduced, "reduced_configurations", _without("2^1 e_2"))
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    assert res.evidence["disagreements_with_rho_vqs"]
+    assert res.details["disagreements_with_rho_vqs"]
 
 
 # ------------------------------------------------------------- (c) a stronger bound
@@ -151,5 +151,5 @@ def test_a_bound_above_two_thirds_fails(monkeypatch, bound):
     monkeypatch.setattr(m, "LEMMA3_BOUND", bound)
     res = m.check_lemma3(True)
     assert res.verdict == "violated"
-    below = res.evidence["cases_below_bound"]
+    below = res.details["cases_below_bound"]
     assert below and min(c["ratio"][1] for c in below) == pytest.approx(2 / 3, abs=1e-12)

@@ -20,7 +20,7 @@ from proofs_checks.checks import pg21_lemmas45 as M
 def test_quick_checks_hold(claim):
     res = [r for r in run_checks(claim=claim, quick=True) if r.id == claim]
     assert len(res) == 1
-    assert res[0].verdict == "holds", res[0].evidence
+    assert res[0].verdict == "holds", res[0].details
     assert res[0].seconds < 10
 
 
@@ -42,7 +42,7 @@ def test_term1_bound_is_tight_for_the_always_full_server():
 def test_lemma4_fails_with_kmax_off_by_one():
     v = M._lemma4(True, kmax_printed=lambda J: 2**J - 1)
     assert v.verdict == "violated"
-    assert not all(r["ok"] for r in v.evidence["term1"])
+    assert not all(r["ok"] for r in v.details["term1"])
 
 
 def test_lemma4_fails_when_small_jobs_are_packed_at_real_size():
@@ -52,7 +52,7 @@ def test_lemma4_fails_when_small_jobs_are_packed_at_real_size():
 def test_lemma4_fails_with_a_weaker_b_gamma():
     v = M._lemma4(True, b_gamma_factor=2)
     assert v.verdict == "violated"
-    assert any(not r["ok"] for r in v.evidence["assembly"])
+    assert any(not r["ok"] for r in v.details["assembly"])
 
 
 def test_lemma4_fails_on_a_configuration_set_with_parallel_rows():
@@ -61,7 +61,7 @@ def test_lemma4_fails_on_a_configuration_set_with_parallel_rows():
 
     v = M._lemma4(True, configs_of=broken)
     assert v.verdict == "violated"
-    assert not all(r["positive"] for r in v.evidence["B_gamma1_positive"])
+    assert not all(r["positive"] for r in v.details["B_gamma1_positive"])
 
 
 def test_eq52_instance_separates_and_corrected_constant_holds():
@@ -80,7 +80,7 @@ def test_eq52_instance_separates_and_corrected_constant_holds():
 def test_lemma5_fails_when_vqs_schedules_one_job_short():
     v = M._lemma5(True, deficit=1)
     assert v.verdict == "violated"
-    assert v.evidence["chain"]["failures"]
+    assert v.details["chain"]["failures"]
 
 
 def test_lemma5_fails_on_an_overfull_reduced_row():
@@ -94,7 +94,7 @@ def test_lemma5_fails_on_an_overfull_reduced_row():
 
     v = M._lemma5(True, configs_of=broken)
     assert v.verdict == "violated"
-    assert v.evidence["fill_invariant_failures"]
+    assert v.details["fill_invariant_failures"]
 
 
 def test_lemma5_fails_without_the_vq1_rows():
@@ -103,18 +103,18 @@ def test_lemma5_fails_without_the_vq1_rows():
 
     v = M._lemma5(True, configs_of=broken)
     assert v.verdict == "violated"
-    assert v.evidence["coverage"][0]["vqs_in_no_row"] == [1]
+    assert v.details["coverage"][0]["vqs_in_no_row"] == [1]
 
 
 def test_lemma5_fails_with_a_stronger_constant_in_eq55():
     v = M._lemma5(True, sqrt_den=lambda J: 1)
     assert v.verdict == "violated"
-    assert not all(r["ok"] for r in v.evidence["eq55"])
+    assert not all(r["ok"] for r in v.details["eq55"])
 
 
 def test_eq54_equality_is_refuted_on_the_erratum_instance():
     v = M._lemma5(True)
-    ex = v.evidence["eq54_equality"]["example"]
+    ex = v.details["eq54_equality"]["example"]
     assert ex["lhs"] == "-1109/1000" and F(ex["printed_rhs"]) == F(2455, 2000)
 
 
@@ -138,7 +138,7 @@ def test_eq59_instance_numbers():
 def test_drift_fails_when_the_complement_is_charged_all_its_slots():
     v = M._drift(True, sum_over_bad_slots=True)
     assert v.verdict == "violated"
-    assert v.evidence["chain_grid"]["last_step_failures"]
+    assert v.details["chain_grid"]["last_step_failures"]
 
 
 # ------------------------------------------------------------------------- errata

@@ -16,9 +16,9 @@ def test_keys_parse_back_to_their_laws():
 
 def test_bfjs_entry_holds_quickly():
     r = get_check("PG21.Open.BFJS").func(True)
-    assert r.verdict == "holds", r.evidence
-    lo, hi = r.evidence["measured_bracket"]
-    assert r.evidence["thm2_fraction"] < lo <= hi <= 1.0  # between Thm. 2 and rho*
+    assert r.verdict == "holds", r.details
+    lo, hi = r.measured
+    assert r.details["thm2_fraction"] < lo <= hi <= 1.0  # between Thm. 2 and rho*
 
 
 def test_another_policy_under_the_entry_does_not_reproduce(monkeypatch):
@@ -26,7 +26,7 @@ def test_another_policy_under_the_entry_does_not_reproduce(monkeypatch):
     bracket does not reproduce, so the check says violated."""
     monkeypatch.setattr(po, "verify", lambda policy, law, **kw: verify("fifo-ff", law, **kw))
     r = po._open_check("bf-js", True)
-    assert r.verdict == "violated" and not r.evidence["reproduces"]
+    assert r.verdict == "violated" and not r.details["reproduces"]
 
 
 def test_instability_below_the_guarantee_is_a_violation(monkeypatch):
@@ -37,7 +37,7 @@ def test_instability_below_the_guarantee_is_a_violation(monkeypatch):
     monkeypatch.setattr(po, "verify", fake)
     monkeypatch.setitem(po.WORST, "bf-js", (po.WORST["bf-js"][0], (0.3, 0.35)))
     r = po._open_check("bf-js", True)
-    assert r.verdict == "violated" and r.evidence["unstable_below_guarantee"]
+    assert r.verdict == "violated" and r.details["unstable_below_guarantee"]
 
 
 @pytest.mark.parametrize("policy", sorted(po.WORST))
@@ -66,4 +66,4 @@ def test_each_entry_fails_with_another_policy_under_it(monkeypatch, entry, swap)
     registered brackets: neither entry reproduces, so each check says violated."""
     monkeypatch.setattr(po, "verify", lambda policy, law, **kw: verify(swap, law, **kw))
     r = po._open_check(entry, True)
-    assert r.verdict == "violated" and not r.evidence["reproduces"]
+    assert r.verdict == "violated" and not r.details["reproduces"]

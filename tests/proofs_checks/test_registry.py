@@ -35,7 +35,7 @@ def test_issue_claims_are_registered():
 
 def test_verdict_rejects_unknown_word():
     with pytest.raises(ValueError):
-        Verdict("true", {})
+        Verdict("true", details={"no_bound": "a word no check may return"})
 
 
 def test_duplicate_registration_is_an_error():
@@ -59,17 +59,19 @@ def test_a_crashing_check_is_inconclusive_with_the_error():
     c = get_check("PG21.Def6")
     res = run_check(type(c)(c.id, c.paper, c.location, c.statement, c.method, boom))
     assert res.verdict == "inconclusive"
-    assert "solver exploded" in res.evidence["error"]
+    assert "solver exploded" in res.details["error"]
+    assert res.bound is None and res.details["no_bound"]
 
 
 @pytest.mark.parametrize("claim", ["PG21.Def6", "PG21.Thm2.constants", "PG21.Fig3.capacity",
                                    "PG18.Region", "PG18.TableI", "PG21.Prop2"])
 def test_quick_checks_hold_and_serialise(claim):
     (res,) = run_checks(claim=claim, quick=True)
-    assert res.verdict == "holds", res.evidence
+    assert res.verdict == "holds", res.details
     d = res.as_dict()
-    assert set(d) >= {"id", "paper", "statement", "method", "verdict", "evidence", "seconds"}
-    json.dumps(d, allow_nan=False, default=str)
+    assert set(d) == {"id", "paper", "location", "statement", "method", "verdict", "measured",
+                      "bound", "relation", "quantity", "params", "seed", "details", "seconds"}
+    json.dumps(d, allow_nan=False)
     assert d["verdict"] in VERDICTS
 
 
@@ -106,7 +108,7 @@ def test_prop1_fails_without_the_type1_pairings(monkeypatch):
     monkeypatch.setattr(pg21_capacity, "reduced_configurations", weaker)
     v = pg21_capacity.check_prop1(True)
     assert v.verdict == "violated"
-    assert min(r["min_ratio"] for r in v.evidence["exhaustive"]) < 2 / 3
+    assert min(r["min_ratio"] for r in v.details["exhaustive"]) < 2 / 3
 
 
 def test_lemma2_fails_against_a_halved_bound(monkeypatch):
@@ -138,8 +140,8 @@ def test_region_fails_for_a_point_outside(monkeypatch):
 def test_lemma3_search_reports_its_lowest_ratio():
     v = pg21_capacity.check_lemma3(True)
     assert v.verdict == "holds"
-    assert 2 / 3 - 1e-9 <= v.evidence["search_lowest_ratio"] < 0.9
-    assert np.isfinite(v.evidence["lowest_ratio_random"])
+    assert 2 / 3 - 1e-9 <= v.details["search_lowest_ratio"] < 0.9
+    assert np.isfinite(v.details["lowest_ratio_random"])
 
 
 def test_checks_in_worker_processes_give_the_same_verdicts_and_evidence():
@@ -152,8 +154,8 @@ def test_checks_in_worker_processes_give_the_same_verdicts_and_evidence():
     there = list(iter_results(checks, quick=True, jobs=2))
     assert [r.id for r in there] == [c.id for c in checks]
     for a, b in zip(here, there, strict=True):
-        assert (a.verdict, json.dumps(a.evidence, default=str, sort_keys=True)) == (
-            b.verdict, json.dumps(b.evidence, default=str, sort_keys=True))
+        da, db = ({k: v for k, v in r.as_dict().items() if k != "seconds"} for r in (a, b))
+        assert json.dumps(da, sort_keys=True) == json.dumps(db, sort_keys=True)
 
 
 @pytest.mark.parametrize("jobs", [0, -1, 1.5, True])

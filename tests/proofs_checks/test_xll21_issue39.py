@@ -16,9 +16,9 @@ def test_lemma1_full_check_holds_on_its_zero_capacity_instances():
     """The full check draws C = 0 three times; it compared the closed form on 0 cores
     with an LP on 1 core and reported a relative gap of 1."""
     v = sc.check_lemma1_numeric(False)
-    assert v.verdict == "holds", v.evidence
-    assert v.evidence["zero_capacity_instances"] == 3
-    assert v.evidence["largest_relative_gap"] <= 1e-9
+    assert v.verdict == "holds", v.details
+    assert v.details["zero_capacity_instances"] == 3
+    assert v.measured <= 1e-9
 
 
 def test_zero_capacity_has_the_single_feasible_point_zero():
@@ -56,8 +56,8 @@ def test_lemma1_check_fails_for_an_infeasible_closed_form_of_optimal_value(monke
 
     monkeypatch.setattr(sc, "lemma1_rates", free_jobs_whole)
     v = sc.check_lemma1_numeric(False)
-    assert v.verdict == "violated" and v.evidence["largest_relative_gap"] <= 1e-9
-    assert v.evidence["infeasible_closed_forms"] > 0
+    assert v.verdict == "violated" and v.measured <= 1e-9
+    assert v.details["infeasible_closed_forms"] > 0
 
 
 # -- class 12: XLL21.Thm4 ------------------------------------------------------------------
@@ -68,9 +68,9 @@ def quick_rows():
 
 def test_thm4_is_decided_false_as_printed_with_its_erratum():
     v = dyn.check_thm4(True)
-    assert v.verdict == "holds", v.evidence  # the convention: the refutation holds
-    assert v.evidence["separated"] and v.evidence["sketch_bound_holds"]
-    assert v.evidence["exceeded_at_jobs"] == [120]
+    assert v.verdict == "holds", v.details  # the convention: the refutation holds
+    assert v.details["separated"] and v.details["sketch_bound_holds"]
+    assert v.details["exceeded_at_jobs"] == [120]
     c = get_check("XLL21.Thm4")
     assert c.statement.startswith("Theorem 4 as printed fails") and c.method == "counterexample"
     (e,) = [e for e in ERRATA if e.id == "XLL21.Thm4"]
@@ -124,7 +124,7 @@ def test_thm4_sketch_bound_fails_for_a_policy_that_ignores_the_multipliers(monke
 
 def test_thm4_full_numbers_are_the_erratum_s():
     """The full family (n = 30..480, ~2 s): the numbers the erratum quotes."""
-    ev = dyn.check_thm4(False).evidence
+    ev = dyn.check_thm4(False).details
     assert ev["separated"] and ev["exceeded_at_jobs"] == [120, 240, 480]
     up, low = (ev["regret_vs_opt_loglog_slope"][k] for k in ("opt_upper", "opt_lower"))
     (e,) = [e for e in ERRATA if e.id == "XLL21.Thm4"]

@@ -1,12 +1,12 @@
 """Fuzz of the public API of the readers and numbers of ``theory``.
 
-Every public function of theory.numbers, theory.distributions, theory.traces and
-theory.bpplib is called with arguments drawn from a pool of bad values (strings, NaN,
-inf, negatives, huge, tiny, None, bools, nested lists, bytes, dicts, sets, iterators,
-empty containers) mixed with good ones. Each call either returns or raises
-``ValueError``/``TypeError`` with a non-empty message; any other exception type (an
-AttributeError, IndexError, OverflowError, ZeroDivisionError, a numpy error, a
-RecursionError, a UnicodeDecodeError without the file name) fails the test.
+Every public function of theory.numbers, theory.distributions, theory.seeding,
+theory.readers.traces and theory.readers.bpplib is called with arguments drawn from a
+pool of bad values (strings, NaN, inf, negatives, huge, tiny, None, bools, nested lists,
+bytes, dicts, sets, iterators, empty containers) mixed with good ones. Each call either
+returns or raises ``ValueError``/``TypeError`` with a non-empty message; any other
+exception type (an AttributeError, IndexError, OverflowError, ZeroDivisionError, a numpy
+error, a RecursionError, a UnicodeDecodeError without the file name) fails the test.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from theory import bpplib, distributions, numbers, traces
+from theory import distributions, numbers, seeding
 from theory.distributions import Continuous, Discrete, Mixture, Uniform, beta, empirical
+from theory.readers import bpplib, traces
 
 FAST = settings(max_examples=200, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
@@ -128,7 +129,9 @@ def _distribution_cases(s: Any, p: Any, x: Any, d: Any) -> None:
     check(Continuous, x, (0, 1))
     check(Mixture, s, p)
     check(Mixture, [Uniform(0, 1), Discrete(["0.5"])], s)
-    check(distributions.as_rng, x)
+    check(seeding.as_rng, x)
+    check(seeding.scheduling_rng, x)
+    check(seeding.spawn_seeds, x, 2)
     check(d.cdf, x)
     check(d.cdf_left, x)
     check(d.quantile, x)

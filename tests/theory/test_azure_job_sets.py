@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theory.azure_job_sets import azure2017_job_set, azure2017_vms
+from theory.readers.azure import azure2017_job_set, azure2017_vms
 
 
 @pytest.fixture(scope="module")

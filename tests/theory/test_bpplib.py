@@ -1,4 +1,4 @@
-"""theory.bpplib: the BPPLIB bpp and csp layouts, read exactly as documented."""
+"""theory.readers.bpplib: the BPPLIB bpp and csp layouts, read exactly as documented."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from theory.bpplib import MAX_INTEGER, read_bpplib, write_bpplib
 from theory.budgets import BudgetExceeded
+from theory.readers.bpplib import MAX_INTEGER, read_bpplib, write_bpplib
 
 INSTANCES = Path(__file__).resolve().parents[2] / "benchmarks" / "instances"
 

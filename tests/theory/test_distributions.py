@@ -27,11 +27,11 @@ from theory.distributions import (
     Mixture,
     SizeDistribution,
     Uniform,
-    as_rng,
     beta,
     empirical,
     from_spec,
 )
+from theory.seeding import as_rng
 
 # ------------------------------------------------------------------ strategies
 

@@ -1,4 +1,5 @@
-"""The job and cluster CSV files (theory.job_files): round trips and every malformed case."""
+"""The job and cluster CSV files (theory.readers.job_files): round trips and every
+malformed case."""
 
 from __future__ import annotations
 
@@ -9,8 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory.job_files import read_cluster, read_instance, read_jobs, write_cluster, write_jobs
 from theory.job_sets import JobSet, Machines
+from theory.readers.job_files import (
+    read_cluster,
+    read_instance,
+    read_jobs,
+    write_cluster,
+    write_jobs,
+)
 
 GOOD_JOBS = "id,arrival,processing,weight,demand_0,demand_1\nj1,0,1,1,18,1\nj2,3,2,2.5,4,2\n"
 GOOD_CLUSTER = "id,capacity_0,capacity_1\nm1,20,4\n"

@@ -1,4 +1,4 @@
-"""Tests for theory.traces: the packaged Google 2011 task table and user size files."""
+"""Tests for theory.readers.traces: the packaged Google 2011 task table and user size files."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from theory import traces
 from theory.distributions import Discrete
-from theory.traces import (
+from theory.readers import traces
+from theory.readers.traces import (
     GOOGLE2011_COLUMNS,
     google2011_sizes,
     load_google2011,

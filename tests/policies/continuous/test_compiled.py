@@ -7,9 +7,10 @@ import pytest
 
 import policies as P
 from policies.registry import policies_of
+from theory.instances import EC2_TABLE_I
 
 FIG1B = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
-EC2 = P.JobTypes([[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]])
+EC2 = P.JobTypes(EC2_TABLE_I.sizes())  # PG18 Table I
 
 
 def simulate_compiled(*args, **kw):

@@ -13,9 +13,11 @@ import policies as P
 from packsched.cli import main
 from policies.continuous import ContinuousPolicy, ContinuousState, weight_function
 from policies.workload import Workload
+from theory.instances import EC2_TABLE_I
 
 FIG1B = P.JobTypes([[2.0], [5.0]], mu=[1.0, 1.0])
-EC2 = P.JobTypes([[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]])
+EC2 = P.JobTypes(EC2_TABLE_I.sizes())  # PG18 Table I
+EC2_SERVER = EC2_TABLE_I.capacity()
 
 
 def _fig1b(horizon: float = 50.0, seed: int = 1) -> tuple[Workload, P.Cluster]:
@@ -53,8 +55,8 @@ def test_mean_maximal_point_and_boundary() -> None:
     assert np.allclose(P.mean_maximal_point(FIG1B, C), [70 / 3, 10])
     assert np.allclose(P.rates_for_intensity(FIG1B, C, 1.0), np.array([70 / 3, 10]) * 30 / 29)
     assert np.allclose(P.rates_for_intensity(FIG1B, C, 1.0, reference="paper"), [70 / 3, 10])
-    assert np.allclose(P.rates_for_intensity(EC2, P.Cluster.identical(20, [90, 90, 5000]),
-                                             0.9), [12, 66, 12])
+    assert np.allclose(P.rates_for_intensity(EC2, P.Cluster.identical(20, EC2_SERVER), 0.9),
+                       [12, 66, 12])
 
 
 def test_weight_functions_and_M() -> None:
@@ -63,7 +65,7 @@ def test_weight_functions_and_M() -> None:
     from policies.continuous import max_jobs_per_server
 
     assert max_jobs_per_server(FIG1B.sizes, np.array([[10.0]])) == 5
-    assert max_jobs_per_server(EC2.sizes, np.array([[90.0, 90, 5000]])) == 5
+    assert max_jobs_per_server(EC2.sizes, np.array([EC2_SERVER], dtype=float)) == 5
 
 
 # -- runs -------------------------------------------------------------------------------
@@ -272,7 +274,7 @@ def test_cli_type_fitting_no_server(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_vector_sizes_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--policy", "rms-rf-ad-plus", "--sizes",
-                 "15,8,1690;17.1,6.5,420;7,20,1690", "--capacity", "90,90,5000",
+                 EC2_TABLE_I.sizes_text, "--capacity", EC2_TABLE_I.capacity_text,
                  "--servers", "5", "--intensity", "0.9", "--time", "60", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["policy"] == "rms-rf-ad-plus" and out["invariants_ok"] is True

@@ -276,7 +276,7 @@ def test_mris_runs_fl24s_downsampled_scale_by_default():
     """64,000 weighted Azure-like jobs on 20 machines: CADP's table at gamma_12 would
     be about 9.7e9 cells, above its 5e9 budget; the default switches that interval to
     the split knapsack (a few seconds in all)."""
-    from theory.azure_job_sets import azure2017_job_set
+    from theory.readers.azure import azure2017_job_set
 
     n = 64_000
     w = np.random.default_rng(0).integers(1, 4, n).astype(float)

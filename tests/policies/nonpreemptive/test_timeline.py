@@ -9,8 +9,8 @@ import pytest
 import policies as P
 from policies.nonpreemptive import MachineProfiles, ScheduleState, run_nonpreemptive
 from policies.nonpreemptive.timeline import TimelineProfiles, TimelineState
-from theory.azure_job_sets import azure2017_job_set
 from theory.job_sets import JobSet, Machines
+from theory.readers.azure import azure2017_job_set
 
 
 @pytest.mark.parametrize("seed", range(6))

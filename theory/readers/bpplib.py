@@ -40,9 +40,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from theory.budgets import MEMORY_BUDGET, check_budget
-from theory.numbers import MAX_EXACT_INT, as_list
+from theory.numbers import MAX_EXACT_INT, as_list, short_repr
 from theory.progress import Progress
-from theory.traces import read_text_file
+from theory.readers.traces import read_text_file
 
 __all__ = ["LAYOUTS", "MAX_INTEGER", "read_bpplib", "write_bpplib"]
 
@@ -90,13 +90,13 @@ def read_bpplib(path: str | os.PathLike[str], layout: str = "bpp", *,
 
     def integer(lineno: int, tok: str, what: str) -> int:
         if not _INTEGER.fullmatch(tok):
-            raise ValueError(f"{name}:{lineno}: {what} {_short(tok)} is not an integer (a "
-                             "BPPLIB file holds decimal integers only)")
+            raise ValueError(f"{name}:{lineno}: {what} {short_repr(tok, 24, tail=4)} is not "
+                             "an integer (a BPPLIB file holds decimal integers only)")
         digits = tok.lstrip("+-").lstrip("0")
         if len(digits) > len(str(MAX_INTEGER)):
-            raise ValueError(f"{name}:{lineno}: {what} {_short(tok)} ({len(digits)} digits) is "
-                             f"above 2**53 = {MAX_INTEGER}, the largest integer float64 "
-                             "holds exactly")
+            raise ValueError(f"{name}:{lineno}: {what} {short_repr(tok, 24, tail=4)} "
+                             f"({len(digits)} digits) is above 2**53 = {MAX_INTEGER}, the "
+                             "largest integer float64 holds exactly")
         return int(tok)
 
     def tokens(k: int, want: int, what: str) -> list[str]:
@@ -110,7 +110,7 @@ def read_bpplib(path: str | os.PathLike[str], layout: str = "bpp", *,
                 hint = "; a comment must be on a line of its own"
             elif k >= 2 and layout == "bpp" and len(toks) == 2:
                 hint = "; lines 'weight multiplicity' are the csp layout (layout='csp')"
-            raise ValueError(f"{where}: extra token {_short(toks[want])} after "
+            raise ValueError(f"{where}: extra token {short_repr(toks[want], 24, tail=4)} after "
                              f"{' '.join(toks[:want])!r} ({what} on this line){hint}")
         hint = ("; one weight per line is the bpp layout (layout='bpp')"
                 if k >= 2 and layout == "csp" else "")
@@ -221,10 +221,6 @@ def write_bpplib(path: str | os.PathLike[str], capacity: int, weights: Sequence[
         counts = sorted(Counter(ws).items(), reverse=True)
         rows = [str(len(counts)), str(cap), *(f"{w} {d}" for w, d in counts)]
     Path(path).write_text("\n".join(rows) + "\n", encoding="utf-8")
-
-
-def _short(tok: str) -> str:
-    return repr(tok) if len(tok) <= 24 else repr(tok[:12] + "..." + tok[-4:])
 
 
 def _int(x: object, name: str) -> int:

@@ -10,7 +10,7 @@ A *jobs file* holds one :class:`~theory.job_sets.JobSet`, a *cluster file* one
 with R >= 1 and the columns exactly in this order, with exactly these names. Fields may
 have surrounding spaces (stripped); blank lines and lines starting with ``#`` are
 skipped (so an id cannot start with ``#``); a UTF-8 BOM is dropped; the text may be
-gzip-compressed (:func:`theory.traces.read_text_file`).
+gzip-compressed (:func:`theory.readers.traces.read_text_file`).
 
 Numbers are decimal text: ``3``, ``-0.25``, ``1e3``; ``nan``, ``inf``, empty fields,
 other text and values outside the float64 range are refused. With ``integers=True``
@@ -40,9 +40,9 @@ import numpy as np
 
 from theory.budgets import MEMORY_BUDGET, check_budget
 from theory.job_sets import JobSet, Machines, check_fits, require_integers
-from theory.numbers import MAX_EXACT_INT, MAX_TEXT_LENGTH
+from theory.numbers import MAX_EXACT_INT, MAX_TEXT_LENGTH, short_repr
 from theory.progress import Progress
-from theory.traces import read_text_file
+from theory.readers.traces import read_text_file
 
 __all__ = [
     "JOB_COLUMNS",
@@ -75,10 +75,6 @@ _PROGRESS_EVERY = 0xFFFF
 
 def _name(path: PathLike) -> str:
     return str(Path(path))
-
-
-def _short(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def _lines(text: str) -> Iterator[tuple[int, str]]:
@@ -131,9 +127,9 @@ def _header(rows: Iterator[tuple[int, str]], name: str, fixed: tuple[str, ...],
     if i >= len(got):
         detail = f"no column {want[i]!r}"
     else:
-        detail = f"column {i + 1} is {_short(got[i])} where {want[i]!r} belongs"
+        detail = f"column {i + 1} is {short_repr(got[i], 40)} where {want[i]!r} belongs"
     opt = f" (the {optional!r} column may be left out)" if optional else ""
-    raise ValueError(f"{name}:{lineno}: header {_short(','.join(got), 200)} is wrong: "
+    raise ValueError(f"{name}:{lineno}: header {short_repr(','.join(got), 200)} is wrong: "
                      f"{detail}; the header of a {what} file must be {form!r}{opt}, with "
                      "R >= 1 and exactly these names in this order")
 
@@ -148,27 +144,27 @@ class _Fields:
         if not text:
             raise ValueError(f"{where}: field {col!r} is empty")
         if len(text) > MAX_TEXT_LENGTH:
-            raise ValueError(f"{where}: field {col!r}: {_short(text)} is longer than "
+            raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is longer than "
                              f"{MAX_TEXT_LENGTH} characters, not a number")
         if not _NUMBER.match(text):
             if text.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-                raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a finite "
+                raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is not a finite "
                                  "number")
-            raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a number "
+            raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is not a number "
                              "(write a decimal such as 3, 0.25 or 1e3)")
         v = float(text)
         if math.isinf(v):
-            raise ValueError(f"{where}: field {col!r}: {_short(text)} is not a finite "
+            raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is not a finite "
                              "float64 number (beyond the float64 range, 1.8e308)")
         if v == 0 and re.search("[1-9]", re.split("[eE]", text)[0]):
-            raise ValueError(f"{where}: field {col!r}: {_short(text)} is nonzero but below "
+            raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is nonzero but below "
                              "the float64 range (it would read as 0)")
         if integer and self.integers:
             if not _is_integer(text, v):
-                raise ValueError(f"{where}: field {col!r}: {_short(text)} is not an integer "
-                                 f"({_WHO} needs integer {noun})")
+                raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is not an "
+                                 f"integer ({_WHO} needs integer {noun})")
             if abs(v) >= MAX_EXACT_INT and abs(Decimal(text)) > MAX_EXACT_INT:
-                raise ValueError(f"{where}: field {col!r}: {_short(text)} is an integer "
+                raise ValueError(f"{where}: field {col!r}: {short_repr(text, 40)} is an integer "
                                  f"above 2**53, which float64 does not hold exactly")
         return v
 
@@ -178,7 +174,7 @@ class _Fields:
             raise ValueError(f"{where}: field 'id' is empty")
         if text in seen:
             first = lines[ids.index(text)]
-            raise ValueError(f"{where}: {self.what} id {_short(text)} already used on line "
+            raise ValueError(f"{where}: {self.what} id {short_repr(text, 40)} already used on line "
                              f"{first} (field 'id'; ids must be unique)")
         seen.add(text)
         ids.append(text)
@@ -223,30 +219,30 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
             f.ident(row[0], where, lineno, seen, ids, lines)
             a = f.number(row[1], "arrival", where, True, "arrival times (slot indices)")
             if a < 0:
-                raise ValueError(f"{where}: field 'arrival': {_short(row[1])} is negative "
+                raise ValueError(f"{where}: field 'arrival': {short_repr(row[1], 40)} is negative "
                                  "(arrival times are >= 0)")
             p = f.number(row[2], "processing", where, True, "processing times")
             if p <= 0:
-                raise ValueError(f"{where}: field 'processing': {_short(row[2])} must be "
+                raise ValueError(f"{where}: field 'processing': {short_repr(row[2], 40)} must be "
                                  "> 0 (a processing time is positive)")
             w = 1.0
             if has_weight:
                 w = f.number(row[3], "weight", where, False, "weights")
                 if w <= 0:
-                    raise ValueError(f"{where}: field 'weight': {_short(row[3])} must be "
+                    raise ValueError(f"{where}: field 'weight': {short_repr(row[3], 40)} must be "
                                      "> 0 (a weight is positive)")
             some = False
             for col, t in zip(demand_cols, row[width - r:], strict=True):
                 d = f.number(t, col, where, True, "demands")
                 if d < 0:
-                    raise ValueError(f"{where}: field {col!r}: {_short(t)} is negative "
+                    raise ValueError(f"{where}: field {col!r}: {short_repr(t, 40)} is negative "
                                      "(demands are >= 0)")
                 some = some or d > 0
                 demand.append(d)
             if not some:
                 cols = "demand_0" if r == 1 else f"demand_0..demand_{r - 1}"
                 raise ValueError(f"{where}: the job demands nothing ({cols} all 0 for job "
-                                 f"{_short(row[0])}); every job must demand some resource")
+                                 f"{short_repr(row[0], 40)}); every job must demand some resource")
             arrival.append(a)
             processing.append(p)
             weight.append(w)
@@ -314,7 +310,7 @@ def read_cluster(path: PathLike, *, integers: bool = False,
             for col, t in zip(cols, row[1:], strict=True):
                 c = f.number(t, col, where, True, "capacities")
                 if c <= 0:
-                    raise ValueError(f"{where}: field {col!r}: {_short(t)} must be > 0 "
+                    raise ValueError(f"{where}: field {col!r}: {short_repr(t, 40)} must be > 0 "
                                      "(a capacity is positive)")
                 capacity.append(c)
     if not ids:
@@ -419,7 +415,7 @@ def _check_ids(ids: tuple[str, ...], path: PathLike, what: str) -> None:
     for i in ids:
         problem = _id_problem(i)
         if problem:
-            raise ValueError(f"{_name(path)}: {what} id {_short(i)} cannot be written: "
+            raise ValueError(f"{_name(path)}: {what} id {short_repr(i, 40)} cannot be written: "
                              f"it {problem}; ids must be non-empty and must not contain "
                              "commas, quotes or line breaks")
 
