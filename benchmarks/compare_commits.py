@@ -28,6 +28,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: the FL24 cases' job set (unit machines, two resources)
+_FL24_JOBS = """
+import time, numpy as np, policies as P
+from theory.job_sets import JobSet, Machines
+g = np.random.default_rng(1); n = 64_000
+jobs = JobSet(np.sort(g.random(n) * 2000), g.random(n) * 5 + 0.1,
+              g.random((n, 2)) * 0.5 + 0.01, g.integers(1, 5, n))
+m = Machines([[1.0, 1.0]] * 4)
+"""
+
 #: name -> Python code printing the seconds of its timed section (last line of stdout)
 CASES: dict[str, str] = {
     "PG21 BF-J/S, 1,000 servers, 10^6 jobs": """
@@ -65,23 +75,11 @@ t = time.perf_counter()
 r = P.simulate_continuous(P.make_policy("bf"), w, c, T, seed=1, engine="python")
 print(time.perf_counter() - t)
 """,
-    "FL24 MRIS, 4 machines, 64,000 jobs": """
-import time, numpy as np, policies as P
-from theory.job_sets import JobSet, Machines
-g = np.random.default_rng(1); n = 64_000
-jobs = JobSet(np.sort(g.random(n) * 2000), g.random(n) * 5 + 0.1,
-              g.random((n, 2)) * 0.5 + 0.01, g.integers(1, 5, n))
-m = Machines([[1.0, 1.0]] * 4)
+    "FL24 MRIS, 4 machines, 64,000 jobs": _FL24_JOBS + """
 t = time.perf_counter()
 r = P.run_nonpreemptive(P.make_policy("mris"), jobs, m); print(time.perf_counter() - t)
 """,
-    "FL24 PQ-WSJF compiled, 4 machines, 64,000 jobs": """
-import time, numpy as np, policies as P
-from theory.job_sets import JobSet, Machines
-g = np.random.default_rng(1); n = 64_000
-jobs = JobSet(np.sort(g.random(n) * 2000), g.random(n) * 5 + 0.1,
-              g.random((n, 2)) * 0.5 + 0.01, g.integers(1, 5, n))
-m = Machines([[1.0, 1.0]] * 4)
+    "FL24 PQ-WSJF compiled, 4 machines, 64,000 jobs": _FL24_JOBS + """
 t = time.perf_counter()
 r = P.run_nonpreemptive(P.make_policy("pq-wsjf"), jobs, m); print(time.perf_counter() - t)
 """,

@@ -1,7 +1,7 @@
 """One entry point for the four model families (docs/design.md, "The run contract").
 
 :func:`run` dispatches on the policy's ``family`` the way ``scipy.optimize.linprog``
-dispatches on ``method=``: to :func:`policies.simulate` (PG21),
+dispatches on ``method=`` (the table :data:`FAMILY_ENGINES`): to :func:`policies.simulate` (PG21),
 :func:`policies.simulate_continuous` (PG18), :func:`policies.preemptive.run_schedule`
 (XLL21) or :func:`policies.run_nonpreemptive` (FL24). Those four stay, as the families'
 documented engines; ``run`` adds one calling convention and one result contract
@@ -10,7 +10,9 @@ documented engines; ``run`` adds one calling convention and one result contract
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from policies.policy import Policy
@@ -19,70 +21,34 @@ from policies.workload import Workload
 from theory.cluster import Cluster
 from theory.job_sets import JobSet
 
-__all__ = ["run", "FAMILY_ENGINES"]
+__all__ = ["run", "FamilyEngine", "FAMILY_ENGINES"]
 
 
-def _slotted(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
-             check: bool, options: dict[str, Any]) -> RunResult:
-    from policies.slotted.engine import simulate
+@dataclass(frozen=True)
+class FamilyEngine:
+    """A family's engine for :func:`run`: the function (imported when first used), the
+    input it takes (``"workload"``, a typed ``"typed workload"`` or a ``"job set"``) and
+    whether its policies draw random numbers (a seed is refused otherwise)."""
 
-    _deterministic(policy, seed, "the workload carries the seed of its arrivals")
-    return simulate(policy, _as_workload(workload), cluster, check=check, **options)
+    module: str
+    function: str
+    takes: str
+    seeded: bool = False
 
-
-def _continuous(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: Any,
-                check: bool, options: dict[str, Any]) -> RunResult:
-    from policies.continuous.engine import simulate_continuous
-
-    if isinstance(workload, JobSet) or workload.job_type is None:
-        raise ValueError("a PG18 run needs a workload with job types "
-                         "(policies.poisson_type_workload)")
-    if "types" not in options:
-        raise TypeError("a PG18 run needs types=policies.JobTypes(...): the demand "
-                        "vectors and service laws of the job types (PG18 Sec. II)")
-    rest = dict(options)
-    types = rest.pop("types")
-    return simulate_continuous(policy, workload, cluster, types,
-                               seed=0 if seed is None else seed, check=check, **rest)
+    def load(self) -> Callable[..., RunResult]:
+        return getattr(importlib.import_module(self.module), self.function)
 
 
-def _preemptive(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
-                check: bool, options: dict[str, Any]) -> RunResult:
-    from policies.preemptive.engine import run_schedule
-
-    _deterministic(policy, seed, "")
-    return run_schedule(policy, _as_job_set(workload), cluster, check=check, **options)
-
-
-def _nonpreemptive(policy: Any, workload: Workload | JobSet, cluster: Cluster, seed: object,
-                   check: bool, options: dict[str, Any]) -> RunResult:
-    from policies.nonpreemptive.engine import run_nonpreemptive
-
-    _deterministic(policy, seed, "")
-    return run_nonpreemptive(policy, _as_job_set(workload), cluster, check=check, **options)
-
-
-#: family -> its engine (policy, workload, cluster, seed, check, options) -> result
-FAMILY_ENGINES: dict[str, Callable[..., RunResult]] = {
-    "pg21-slotted": _slotted,
-    "pg18-continuous": _continuous,
-    "xll21-preemptive": _preemptive,
-    "fl24-nonpreemptive": _nonpreemptive,
+#: family -> its engine
+FAMILY_ENGINES: dict[str, FamilyEngine] = {
+    "pg21-slotted": FamilyEngine("policies.slotted.engine", "simulate", "workload"),
+    "pg18-continuous": FamilyEngine("policies.continuous.engine", "simulate_continuous",
+                                    "typed workload", seeded=True),
+    "xll21-preemptive": FamilyEngine("policies.preemptive.engine", "run_schedule",
+                                     "job set"),
+    "fl24-nonpreemptive": FamilyEngine("policies.nonpreemptive.engine", "run_nonpreemptive",
+                                       "job set"),
 }
-
-
-def _deterministic(policy: Policy, seed: object, why: str) -> None:
-    if seed is not None:
-        raise ValueError(f"{policy.name} is deterministic ({policy.family}): a seed would "
-                         f"change nothing{'; ' + why if why else ''}")
-
-
-def _as_workload(workload: Workload | JobSet) -> Workload:
-    return workload if isinstance(workload, Workload) else Workload.from_job_set(workload)
-
-
-def _as_job_set(workload: Workload | JobSet) -> JobSet:
-    return workload if isinstance(workload, JobSet) else workload.to_job_set()
 
 
 def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
@@ -142,4 +108,23 @@ def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
                         f"{type(workload).__name__}")
     if not isinstance(cluster, Cluster):
         raise TypeError(f"cluster must be a theory.Cluster, got {type(cluster).__name__}")
-    return FAMILY_ENGINES[policy.family](policy, workload, cluster, seed, check, options)
+    engine = FAMILY_ENGINES[policy.family]
+    if not engine.seeded and seed is not None:
+        raise ValueError(f"{policy.name} is deterministic ({policy.family}): a seed would "
+                         f"change nothing (a workload carries the seed of its arrivals)")
+    if engine.takes == "job set":
+        jobs = workload if isinstance(workload, JobSet) else workload.to_job_set()
+        return engine.load()(policy, jobs, cluster, check=check, **options)
+    if engine.takes == "workload":
+        w = workload if isinstance(workload, Workload) else Workload.from_job_set(workload)
+        return engine.load()(policy, w, cluster, check=check, **options)
+    if isinstance(workload, JobSet) or workload.job_type is None:
+        raise ValueError("a PG18 run needs a workload with job types "
+                         "(policies.poisson_type_workload)")
+    if "types" not in options:
+        raise TypeError("a PG18 run needs types=policies.JobTypes(...): the demand "
+                        "vectors and service laws of the job types (PG18 Sec. II)")
+    rest = dict(options)
+    types = rest.pop("types")
+    return engine.load()(policy, workload, cluster, types, seed=0 if seed is None else seed,
+                         check=check, **rest)

@@ -135,3 +135,12 @@ def test_machines_and_cluster_are_one_class():
     c = Cluster([[64, 128], [16, 32]], ids=["big", "small"])
     assert c.m == c.servers == 2 and c.ids == ("big", "small")
     assert c.total().tolist() == [80.0, 160.0] and not c.homogeneous
+
+
+def test_run_knows_every_family_of_the_registry():
+    from policies.registry import FAMILIES
+    from policies.run import FAMILY_ENGINES
+
+    assert set(FAMILY_ENGINES) == set(FAMILIES)
+    for engine in FAMILY_ENGINES.values():
+        assert callable(engine.load())
