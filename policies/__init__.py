@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from theory.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
+    from policies.aggregate import aggregate, pooled_verdict
     from policies.continuous import (
         RMS,
         BestFit,
@@ -85,6 +86,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
     from policies.stability import StabilityVerdict, judge_stability
     from policies.step_series import StepSeries
     from policies.sweep import sweep
+    from policies.sweep_store import load_results
     from policies.trace_types import google2011_typed_workload, trace_offered_load, type_exponents
     from policies.workload import (
         BernoulliArrivals,
@@ -107,6 +109,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "theory.seeding": ("spawn_seeds",),
     "policies.continuous": ("RMS", "BestFit", "ContinuousPolicy", "ContinuousResult",
         "MaxWeightServers", "simulate_continuous"),
+    "policies.aggregate": ("aggregate", "pooled_verdict"),
     "policies.critical_load": ("CriticalLoad", "critical_load", "reference_rho_star"),
     "policies.invariants": ("InvariantReport", "check_continuous_run", "check_slotted_run"),
     "policies.job_types": ("JobTypes", "ServiceTime", "mean_maximal_point",
@@ -124,6 +127,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
     "policies.stability": ("StabilityVerdict", "judge_stability"),
     "policies.step_series": ("StepSeries",),
     "policies.sweep": ("sweep",),
+    "policies.sweep_store": ("load_results",),
     "policies.trace_types": ("google2011_typed_workload", "trace_offered_load",
         "type_exponents"),
     "policies.workload": ("BernoulliArrivals", "DeterministicService", "EmpiricalService",
@@ -134,7 +138,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
 _names, __getattr__, __dir__ = lazy_exports("policies", _EXPORTS, globals())
 
 __all__ = [
-    "run", "Policy", "RunResult",
+    "run", "Policy", "RunResult", "load_results", "aggregate", "pooled_verdict",
     "Cluster", "InvariantReport", "check_slotted_run", "SimulationResult", "spawn_seeds",
     "BFJ", "BFS", "BFJS", "VQS", "VQSBF", "FIFOFF", "PartitionMaxWeight", "BuiltinPolicy",
     "SlottedPolicy", "SlotState", "simulate", "StabilityVerdict", "judge_stability", "StepSeries",

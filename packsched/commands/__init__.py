@@ -7,8 +7,9 @@ from packsched.commands import (
     rho_star,
     schedule,
     simulate,
+    sweep,
     verify,
 )
 
 #: in the order ``packsched --help`` lists them
-COMMANDS = (rho_star, verify, errata, policies, simulate, schedule, optimum)
+COMMANDS = (rho_star, verify, errata, policies, simulate, schedule, sweep, optimum)

@@ -1,0 +1,64 @@
+"""``packsched sweep``: a ``simulate`` or ``schedule`` command line over a grid, into a
+store that survives a kill (:mod:`packsched.sweep_runner`, :mod:`policies.sweep_store`)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from packsched.arguments import integer
+from packsched.errors import EXIT_FAILED, EXIT_OK, UsageError
+from packsched.output import emit_json, note
+
+NAME = "sweep"
+
+
+def add_parser(sub: Any) -> None:
+    from packsched.sweep_runner import EXECUTORS, MAX_POINTS
+
+    p = sub.add_parser(
+        NAME, help="run simulate or schedule over a grid into a results store",
+        description="Run the command line a TOML spec describes over the product of its "
+                    "lists and its replications, writing one row per run into an SQLite "
+                    "store as it finishes; run again after a stop, it runs only what has "
+                    "no row. Exit status 3 when a run failed (its error is in the store).")
+    p.add_argument("spec", metavar="SPEC.toml", help="the sweep spec")
+    p.add_argument("--store", required=True, metavar="PATH",
+                   help="the SQLite store (created, or resumed when made from this spec)")
+    p.add_argument("--executor", choices=EXECUTORS, default="serial",
+                   help="serial (default) or processes (a pool of --workers)")
+    p.add_argument("--workers", type=integer(1, 1024), default=None, metavar="N",
+                   help="worker processes of --executor processes (default 2)")
+    p.add_argument("--max-points", type=integer(1), default=MAX_POINTS, metavar="N",
+                   help=f"refuse a spec of more runs (default {MAX_POINTS:,})")
+    p.add_argument("--json", action="store_true",
+                   help="print {runs, done_before, ran, failed, store}")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from packsched.sweep_runner import read_spec, run_sweep
+    from policies.sweep_store import StoreError
+    from theory.progress import Progress
+
+    spec = read_spec(args.spec, max_points=args.max_points)
+    bar = Progress(f"sweep {args.spec}", spec.runs, unit="runs")
+
+    def progress(done: int, total: int, failed: int) -> None:
+        bar.update(done, f"{failed} failed" if failed else "")
+
+    try:
+        out = run_sweep(spec, args.store, executor=args.executor, workers=args.workers,
+                        progress=progress)
+    except StoreError as e:
+        raise UsageError(str(e)) from None
+    if args.json:
+        emit_json(out)
+    else:
+        print(f"{out['runs']} run(s): {out['done_before']} in the store before, "
+              f"{out['ran']} run now, {out['failed']} failed; store {out['store']}")
+    if out["failed"]:
+        note(f"{out['failed']} of {out['ran']} run(s) failed: their errors are in the "
+             f"store's error column")
+        return EXIT_FAILED
+    return EXIT_OK

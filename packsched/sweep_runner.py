@@ -1,0 +1,272 @@
+"""A sweep: the command line of ``simulate`` or ``schedule`` written as a TOML spec, run
+over the product of its lists, replicated, into a store that survives a kill.
+
+The unit of work is a command line: every (point, replication) runs
+``packsched COMMAND --policy P --opt value ... --seed S --json`` in-process (the same
+parsing, validation and JSON as typing it), and the driver commits its JSON as a row
+of the store (:mod:`policies.sweep_store`) as soon as it finishes. Seeds: the
+(point, replication) pairs, in grid order, take the children of ``SeedSequence(seed)``
+(:func:`theory.seeding.spawn_seeds`), each turned into the integer ``--seed`` that reruns
+that run alone; so the rows are the same whatever the executor and whatever order the
+runs finish in. A killed sweep, run again with the same spec and store, runs only what
+has no row.
+
+Spec::
+
+    [sweep]
+    command = "simulate"          # or "schedule"; default "simulate"
+    policies = ["bf-js", "fifo-ff"]   # or policy = "bf-js"
+    replications = 5              # default 1
+    seed = 1                      # default 0
+    [options]                     # the command's flags, without "--"
+    sizes = "0.4,0.6"
+    servers = 2
+    intensity = [0.5, 0.7, 0.9]   # a list is swept over
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from packsched.errors import UsageError
+
+__all__ = ["SweepSpec", "read_spec", "run_sweep", "run_point", "EXECUTORS", "MAX_POINTS"]
+
+#: the executors :func:`run_sweep` can use
+EXECUTORS = ("serial", "processes")
+#: runs a spec may make unless ``max_points`` says otherwise
+MAX_POINTS = 100_000
+_SWEEP_KEYS = {"command", "policy", "policies", "replications", "seed"}
+_COMMANDS = ("simulate", "schedule")
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A parsed spec: the command, the points (each a dict of every option, the policy
+    included), the swept names, replications and seed, and the spec's text and hash."""
+
+    path: str
+    text: str
+    command: str
+    points: tuple[dict[str, Any], ...]
+    swept: tuple[str, ...]
+    replications: int
+    seed: int
+
+    @property
+    def sha256(self) -> str:
+        """The hash of what the spec runs (not of its comments or layout)."""
+        import hashlib
+
+        doc = {"command": self.command, "points": list(self.points),
+               "replications": self.replications, "seed": self.seed}
+        return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+    @property
+    def runs(self) -> int:
+        return len(self.points) * self.replications
+
+    def argv(self, point: dict[str, Any]) -> list[str]:
+        """The command line of a point (``--json`` and the seed added by the runner)."""
+        out = [self.command]
+        for key, value in point.items():
+            flag = "--" + key.replace("_", "-")
+            if value is True:
+                out.append(flag)
+            elif value is False:
+                out.append("--no-" + key.replace("_", "-"))
+            else:
+                out += [flag, str(value)]
+        return out
+
+
+def _line(text: str, key: str) -> str:
+    """Where ``key`` is set in the spec's text, for a message."""
+    for i, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*{re.escape(key)}\s*=", line):
+            return f"line {i}"
+    return "the spec"
+
+
+def read_spec(path: str, *, max_points: int = MAX_POINTS) -> SweepSpec:
+    """Parse and check a spec; every error is a :class:`UsageError` naming the key and
+    its line, raised before anything runs."""
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+        text = raw.decode("utf-8")
+        doc = tomllib.loads(text)
+    except OSError as e:
+        raise UsageError(f"{path}: {e.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise UsageError(f"{path}: not a TOML spec ({e})") from None
+    where = f"{path}"
+    extra = set(doc) - {"sweep", "options"}
+    if extra or not isinstance(doc.get("sweep", {}), dict) \
+            or not isinstance(doc.get("options", {}), dict):
+        raise UsageError(f"{where}: a spec has the tables [sweep] and [options] only"
+                         + (f", not {', '.join(sorted(extra))}" if extra else ""))
+    sweep, options = doc.get("sweep", {}), doc.get("options", {})
+    unknown = set(sweep) - _SWEEP_KEYS
+    if unknown:
+        key = sorted(unknown)[0]
+        raise UsageError(f"{where} {_line(text, key)}: unknown key {key!r} in [sweep] "
+                         f"(known: {', '.join(sorted(_SWEEP_KEYS))})")
+    command = sweep.get("command", "simulate")
+    if command not in _COMMANDS:
+        raise UsageError(f"{where} {_line(text, 'command')}: command must be one of "
+                         f"{', '.join(_COMMANDS)}, got {command!r}")
+    if ("policy" in sweep) == ("policies" in sweep):
+        raise UsageError(f"{where}: give the policy (policy = \"bf-js\") or a list "
+                         f"(policies = [...]) in [sweep], once")
+    policies = sweep.get("policies", sweep.get("policy"))
+    policies = policies if isinstance(policies, list) else [policies]
+    replications, seed = sweep.get("replications", 1), sweep.get("seed", 0)
+    for key, v, low in (("replications", replications, 1), ("seed", seed, 0)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < low:
+            raise UsageError(f"{where} {_line(text, key)}: {key} must be an integer >= "
+                             f"{low}, got {v!r}")
+    if "seed" in options or "policy" in options or "json" in options:
+        key = next(k for k in ("seed", "policy", "json") if k in options)
+        raise UsageError(f"{where} {_line(text, key)}: {key} is set by [sweep], not "
+                         f"[options]")
+    grid: dict[str, list[Any]] = {"policy": policies}
+    for key, value in options.items():
+        values = value if isinstance(value, list) else [value]
+        if not values:
+            raise UsageError(f"{where} {_line(text, key)}: {key} is an empty list: the "
+                             f"grid would have no point")
+        if any(isinstance(v, dict | list) for v in values):
+            raise UsageError(f"{where} {_line(text, key)}: {key} must be a value or a list "
+                             f"of values")
+        grid[key] = values
+    count = 1
+    for values in grid.values():
+        count *= len(values)
+    if count * replications > max_points:
+        raise UsageError(f"{where}: the grid has {count:,} points x {replications} "
+                         f"replication(s), more than --max-points {max_points:,}")
+    names = list(grid)
+    points = tuple(dict(zip(names, combo, strict=True))
+                   for combo in itertools.product(*grid.values()))
+    spec = SweepSpec(str(path), text, command, points,
+                     tuple(k for k, v in grid.items() if len(v) > 1 or k == "policy"),
+                     replications, seed)
+    for point in points:
+        _check_point(spec, point, text, where)
+    return spec
+
+
+def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) -> None:
+    """The point's command line parses and names only flags its policy reads."""
+    from packsched.arguments import check_policy_options
+    from packsched.cli import build_parser
+    from policies.registry import FAMILIES, POLICIES
+
+    info = POLICIES.get(point["policy"])
+    if info is None or FAMILIES[info.family].command != spec.command:
+        raise UsageError(f"{where} {_line(text, 'polic')}: {point['policy']!r} is not a "
+                         f"policy of packsched {spec.command}")
+    try:
+        args = build_parser().parse_args([*spec.argv(point), "--json"])
+        check_policy_options(args)
+    except UsageError as e:
+        flags = re.findall(r"--([A-Za-z][A-Za-z0-9-]*)", str(e))
+        key = next((f.replace("-", "_") for f in flags
+                    if f.replace("-", "_") in point), None)
+        at = f"{where} {_line(text, key)}" if key else where
+        raise UsageError(f"{at}: {e}") from None
+
+
+def run_point(argv: list[str]) -> dict[str, Any]:
+    """Run one command line in this process: its exit status, its JSON (None when it
+    failed), its error line and the seconds it took."""
+    from packsched.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    t0 = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main([*argv, "--json"])
+    seconds = time.perf_counter() - t0
+    text = out.getvalue().strip()
+    lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("packsched: ")
+             and "running" not in ln]
+    return {"exit": code, "summary": json.loads(text) if code == 0 and text else None,
+            "error": None if code == 0 else (lines[-1] if lines else f"exit {code}"),
+            "seconds": seconds}
+
+
+def _tasks(spec: SweepSpec) -> Iterator[tuple[int, int, int | None, list[str]]]:
+    """(point, replication, seed, argv) of every run, in grid order."""
+    from theory.seeding import spawn_seeds
+
+    seeded = spec.command == "simulate"
+    children = spawn_seeds(spec.seed, spec.runs)
+    for i, point in enumerate(spec.points):
+        for r in range(spec.replications):
+            seed = int(children[i * spec.replications + r].generate_state(1)[0]) \
+                if seeded else None
+            argv = spec.argv(point) + ([] if seed is None else ["--seed", str(seed)])
+            yield i, r, seed, argv
+
+
+def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
+              workers: int | None = None,
+              progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
+    """Run every (point, replication) of ``spec`` that has no row in the store; return
+    the counts (``runs``, ``done_before``, ``ran``, ``failed``, ``store``).
+    ``progress(done, total, failed)`` is called after each run."""
+    from packsched import __version__
+    from policies.sweep_store import SweepStore
+
+    if executor not in EXECUTORS:
+        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got "
+                         f"{executor!r}")
+    store = SweepStore(store_path, spec_text=spec.text, spec_sha256=spec.sha256,
+                       version=__version__)
+    try:
+        done = store.done()
+        todo = [t for t in _tasks(spec) if (t[0], t[1]) not in done]
+        total, finished, failed = spec.runs, len(done), 0
+
+        def record(task: tuple[int, int, int | None, list[str]], res: dict[str, Any]) -> None:
+            nonlocal finished, failed
+            i, r, seed, _ = task
+            summary = res["summary"]
+            status = "failed" if res["exit"] != 0 else str(summary.get("status", "finished"))
+            failed += status == "failed"
+            store.write({"point": i, "replication": r, "seed": seed,
+                         "grid": {k: spec.points[i][k] for k in spec.swept},
+                         "status": status, "exit": res["exit"], "error": res["error"],
+                         "seconds": res["seconds"], "version": __version__,
+                         "summary": summary})
+            finished += 1
+            if progress is not None:
+                progress(finished, total, failed)
+
+        if executor == "serial" or (workers or 2) < 2 or len(todo) < 2:
+            for task in todo:
+                record(task, run_point(task[3]))
+        else:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor, as_completed
+
+            with ProcessPoolExecutor(max_workers=workers or 2,
+                                     mp_context=multiprocessing.get_context("spawn")) as pool:
+                futures = {pool.submit(run_point, t[3]): t for t in todo}
+                for fut in as_completed(futures):
+                    record(futures[fut], fut.result())
+        return {"runs": total, "done_before": len(done), "ran": len(todo),
+                "failed": failed, "store": str(store_path)}
+    finally:
+        store.close()

@@ -1,0 +1,137 @@
+"""The results store of a sweep: one SQLite file, a row per finished run.
+
+SQLite because it is one file in the Python standard library that any language (the
+``sqlite3`` shell, pandas, DuckDB) opens without packsched, writes a row atomically and
+survives a kill at any moment: a row is committed as its run finishes (journal mode
+WAL), and a row half written when the process dies is rolled back on the next open. The
+store holds data only (text, numbers, JSON), never pickles: opening a store someone
+sent you executes nothing.
+
+Tables: ``meta`` (``key``, ``value``): the spec's text, its hash (``spec_sha256``), the
+package version that created it; ``runs``: one row per (point, replication) with
+``grid`` (JSON of the point's swept values), ``seed`` (the ``--seed`` that reruns it
+alone; null for a deterministic command), ``status`` (``finished``, ``stopped`` or
+``failed``), ``exit`` (the command's exit status), ``error`` (its one line when it
+failed), ``seconds``, ``version`` and ``summary`` (the command's JSON output).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+__all__ = ["SweepStore", "StoreError", "load_results"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    point INTEGER NOT NULL, replication INTEGER NOT NULL, grid TEXT NOT NULL,
+    seed INTEGER, status TEXT NOT NULL, exit INTEGER NOT NULL, error TEXT,
+    seconds REAL NOT NULL, version TEXT NOT NULL, summary TEXT,
+    PRIMARY KEY (point, replication)
+);
+"""
+#: the store's format (``meta.store_format``)
+STORE_FORMAT = "packsched-sweep-1"
+
+
+class StoreError(ValueError):
+    """A file that is not a sweep store, or a store made from another spec."""
+
+
+class SweepStore:
+    """A sweep's SQLite store, opened (or created) for the spec whose hash is given."""
+
+    def __init__(self, path: str | Path, *, spec_text: str, spec_sha256: str,
+                 version: str) -> None:
+        self.path = Path(path)
+        existed = self.path.exists() and self.path.stat().st_size > 0
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30)
+            if existed:
+                _check_store(self._db, self.path)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as e:
+            raise StoreError(f"{self.path} is not a sweep store ({e})") from None
+        meta = dict(self._db.execute("SELECT key, value FROM meta"))
+        if not meta:
+            with self._db:
+                self._db.executemany("INSERT INTO meta VALUES (?, ?)", [
+                    ("store_format", STORE_FORMAT), ("spec", spec_text),
+                    ("spec_sha256", spec_sha256), ("created_by", version)])
+        elif meta.get("spec_sha256") != spec_sha256:
+            raise StoreError(f"{self.path} holds the runs of another spec: give a new "
+                             f"--store, or the spec it was made from")
+
+    def done(self) -> set[tuple[int, int]]:
+        """The (point, replication) pairs with a row."""
+        return {(p, r) for p, r in self._db.execute("SELECT point, replication FROM runs")}
+
+    def write(self, row: dict[str, Any]) -> None:
+        """Commit one run's row (a duplicate pair is an error: nothing runs twice)."""
+        with self._db:
+            self._db.execute(
+                "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row["point"], row["replication"], json.dumps(row["grid"]), row["seed"],
+                 row["status"], row["exit"], row["error"], row["seconds"], row["version"],
+                 None if row["summary"] is None else json.dumps(row["summary"])))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _check_store(db: sqlite3.Connection, path: Path) -> None:
+    tables = {t for (t,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if not {"meta", "runs"} <= tables:
+        raise StoreError(f"{path} is not a sweep store (no meta and runs tables)")
+    fmt = db.execute("SELECT value FROM meta WHERE key='store_format'").fetchone()
+    if fmt is None or fmt[0] != STORE_FORMAT:
+        raise StoreError(f"{path} is not a sweep store of this format ({STORE_FORMAT})")
+
+
+def _rows(path: Path) -> Iterator[dict[str, Any]]:
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        _check_store(db, path)
+        cols = [c[1] for c in db.execute("PRAGMA table_info(runs)")]
+        for values in db.execute("SELECT * FROM runs ORDER BY point, replication"):
+            row = dict(zip(cols, values, strict=True))
+            grid = json.loads(row.pop("grid"))
+            summary = json.loads(row.pop("summary") or "null") or {}
+            yield {**{k: row[k] for k in ("point", "replication", "seed")}, **grid,
+                   **{k: v for k, v in row.items() if k not in ("point", "replication",
+                                                                "seed")},
+                   **{f"result.{k}": v for k, v in _flat(summary).items()}}
+    except sqlite3.DatabaseError as e:
+        raise StoreError(f"{path} is not a sweep store ({e})") from None
+    finally:
+        db.close()
+
+
+def _flat(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested dictionaries flattened to dotted keys; lists kept as they are."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def load_results(store: str | Path):  # noqa: ANN201 - pandas is optional
+    """The store as a tidy pandas DataFrame: a row per run, with point, replication,
+    seed, the grid values, status, exit, error, seconds, version and the run's summary
+    as ``result.<key>`` columns (nested keys dotted: ``result.stability.verdict``)."""
+    path = Path(store)
+    if not path.is_file():
+        raise StoreError(f"{path}: no such store")
+    try:
+        import pandas as pd
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("load_results needs pandas: pip install pandas") from e
+    return pd.DataFrame(list(_rows(path)))

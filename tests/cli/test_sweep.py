@@ -1,0 +1,221 @@
+"""``packsched sweep``: a spec's grid into an SQLite store that survives a kill (a real
+SIGKILL to a real process), resumes without running anything twice, refuses another
+spec's store, and gives the same rows whatever the executor."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from packsched.cli import main
+
+SPEC = """\
+[sweep]
+policies = ["bf-js", "fifo-ff"]
+replications = 2
+seed = 1
+[options]
+sizes = "0.4,0.6"
+servers = 2
+mu = 0.05
+slots = {slots}
+intensity = [0.5, 1.3]
+"""
+
+
+def _spec(tmp_path: Path, text: str | None = None, slots: int = 4000) -> Path:
+    p = tmp_path / "spec.toml"
+    p.write_text(SPEC.format(slots=slots) if text is None else text)
+    return p
+
+
+def _sweep(capsys, *argv: str) -> tuple[int, dict | None, str]:
+    code = main(["sweep", *argv, "--json"])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if out.strip() else None, err
+
+
+def _rows(store: Path) -> list[tuple]:
+    """The store's rows read with sqlite3 alone (no packsched), seconds left out."""
+    db = sqlite3.connect(store)
+    try:
+        rows = db.execute("SELECT point, replication, grid, seed, status, exit, error, "
+                          "summary FROM runs ORDER BY point, replication").fetchall()
+    finally:
+        db.close()
+    out = []
+    for *head, summary in rows:
+        s = json.loads(summary) if summary else None
+        if s is not None:
+            s.pop("seconds", None)
+        out.append((*head, json.dumps(s, sort_keys=True)))
+    return out
+
+
+def test_a_sweep_writes_a_row_per_run_and_resumes_without_rerunning(capsys, tmp_path):
+    spec, store = _spec(tmp_path), tmp_path / "runs.db"
+    code, out, _ = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 0 and out == {"runs": 8, "done_before": 0, "ran": 8, "failed": 0,
+                                 "store": str(store)}
+    rows = _rows(store)
+    assert [(r[0], r[1]) for r in rows] == [(p, r) for p in range(4) for r in range(2)]
+    assert [json.loads(r[2]) for r in rows][::2] == [
+        {"policy": p, "intensity": i} for p in ("bf-js", "fifo-ff") for i in (0.5, 1.3)]
+    assert len({r[3] for r in rows}) == 8  # a seed per (point, replication)
+    code, out, _ = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 0 and out["done_before"] == 8 and out["ran"] == 0
+    assert _rows(store) == rows
+
+
+def test_a_row_reruns_alone_from_its_seed(capsys, tmp_path):
+    spec, store = _spec(tmp_path), tmp_path / "runs.db"
+    _sweep(capsys, str(spec), "--store", str(store))
+    point, rep, grid, seed, *_rest, summary = _rows(store)[3]
+    g = json.loads(grid)
+    assert main(["simulate", "--policy", g["policy"], "--sizes", "0.4,0.6", "--servers", "2",
+                 "--mu", "0.05", "--slots", "4000", "--intensity", str(g["intensity"]),
+                 "--seed", str(seed), "--json"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    alone.pop("seconds")
+    assert json.dumps(alone, sort_keys=True) == summary
+
+
+def test_processes_give_the_serial_rows(capsys, tmp_path):
+    spec = _spec(tmp_path)
+    serial, pooled = tmp_path / "serial.db", tmp_path / "pooled.db"
+    assert _sweep(capsys, str(spec), "--store", str(serial))[0] == 0
+    assert _sweep(capsys, str(spec), "--store", str(pooled), "--executor", "processes",
+                  "--workers", "2")[0] == 0
+    assert _rows(pooled) == _rows(serial)
+
+
+def test_a_killed_sweep_resumes_with_nothing_lost_or_run_twice(capsys, tmp_path):
+    """SIGKILL a real ``packsched sweep`` process after its first rows, run it again:
+    every run has exactly one row, equal to an uninterrupted sweep's."""
+    text = SPEC.format(slots=400_000).replace("replications = 2", "replications = 10")
+    spec = _spec(tmp_path, text)
+    store, clean = tmp_path / "killed.db", tmp_path / "clean.db"
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.Popen([sys.executable, "-m", "packsched", "sweep", str(spec),
+                             "--store", str(store)], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if store.exists() and proc.poll() is None:
+                try:
+                    db = sqlite3.connect(store, timeout=1)
+                    n = db.execute("SELECT count(*) FROM runs").fetchone()[0]
+                    db.close()
+                except sqlite3.DatabaseError:
+                    n = 0
+                if n >= 2:
+                    break
+            time.sleep(0.05)
+        assert proc.poll() is None, "the sweep ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == -signal.SIGKILL
+    kept = _rows(store)
+    assert 2 <= len(kept) < 40
+    code, out, _ = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 0 and out["done_before"] == len(kept) and out["ran"] == 40 - len(kept)
+    assert _sweep(capsys, str(spec), "--store", str(clean))[0] == 0
+    assert _rows(store) == _rows(clean)
+
+
+def test_a_failed_run_is_recorded_and_the_sweep_goes_on(capsys, tmp_path):
+    text = SPEC.format(slots=4000).replace("mu = 0.05", "mu = [0.05, 5]")
+    spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
+    code, out, err = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 3 and out["failed"] == 8 and out["ran"] == 16
+    assert "8 of 16 run(s) failed" in err
+    failed = [r for r in _rows(store) if r[4] == "failed"]
+    assert len(failed) == 8 and all(r[5] == 2 and "--mu" in r[6] for r in failed)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[sweep]\npolicy = 'bf-js'\nreplicas = 2\n", r"line 3: unknown key 'replicas'"),
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nsizes = '0.4'\nJ = 2\n",
+     r"line 5: .*--J"),
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nservers = []\n", r"line 4: servers is an empty"),
+    ("[sweep]\npolicy = 'ocorp'\n", r"not a policy of packsched simulate"),
+    ("[sweep]\npolicy = 'bf-js'\nseed = -1\n", r"line 3: seed must be an integer >= 0"),
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nseed = 3\n", r"line 4: seed is set by \[sweep\]"),
+    ("[sweep]\npolicy = 'bf-js'\n[other]\n", r"\[sweep\] and \[options\] only"),
+    ("[sweep\n", r"not a TOML spec"),
+    ("[sweep]\npolicies = ['bf-js']\n[options]\nsizes = '0.4'\nservers = "
+     + str(list(range(1, 200))) + "\nmu = " + str([0.01 * k for k in range(1, 60)]) + "\n",
+     r"more than --max-points"),
+])
+def test_a_bad_spec_is_refused_before_anything_runs(capsys, tmp_path, text, words):
+    import re
+
+    spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
+    code, out, err = _sweep(capsys, str(spec), "--store", str(store), "--max-points", "10000")
+    assert code == 2 and out is None and err.count("\n") == 1, err
+    assert re.search(words, err), err
+    assert not store.exists()
+
+
+def test_another_specs_store_or_a_non_store_is_refused_untouched(capsys, tmp_path):
+    spec, store = _spec(tmp_path), tmp_path / "runs.db"
+    assert _sweep(capsys, str(spec), "--store", str(store))[0] == 0
+    before = _rows(store)
+    other = _spec(tmp_path, SPEC.format(slots=4000).replace("seed = 1", "seed = 2"))
+    code, _, err = _sweep(capsys, str(other), "--store", str(store))
+    assert code == 2 and "another spec" in err and _rows(store) == before
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 100)
+    code, _, err = _sweep(capsys, str(spec), "--store", str(notes))
+    assert code == 2 and "not a sweep store" in err
+    assert notes.read_text() == "not a database\n" * 100
+
+
+def test_load_results_and_the_pooled_verdict_decide_where_single_runs_do_not(capsys,
+                                                                             tmp_path):
+    """A known system: two servers of capacity 1, sizes 0.4 and 0.6 (rho* = 2 per PG21
+    Fig. 3a): intensity 0.5 is stable and 1.3 unstable for both policies, and the
+    pooled verdict of the replications says so."""
+    import policies as P
+
+    text = SPEC.format(slots=20_000).replace("replications = 2", "replications = 5")
+    spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
+    _sweep(capsys, str(spec), "--store", str(store))
+    frame = P.load_results(store)
+    assert len(frame) == 20 and {"policy", "intensity", "seed", "result.mean_queue",
+                                "result.stability.relative_drift"} <= set(frame.columns)
+    table = P.aggregate(frame, by=["policy", "intensity"], metrics=["result.mean_queue"])
+    verdict = {(r.policy, r.intensity): r.verdict for r in table.itertuples()}
+    assert verdict == {("bf-js", 0.5): "stable", ("bf-js", 1.3): "unstable",
+                       ("fifo-ff", 0.5): "stable", ("fifo-ff", 1.3): "unstable"}
+    assert (table["runs"] == 5).all() and (table["judged"] == 5).all()
+
+
+
+def test_the_pooled_verdict_rule():
+    """The detector's rule on the replications' mean drift and its 99% t-interval."""
+    from policies import pooled_verdict
+
+    assert pooled_verdict([0.20, 0.22, 0.19, 0.21, 0.20])["verdict"] == "unstable"
+    assert pooled_verdict([0.001, -0.002, 0.0005, 0.0, 0.001])["verdict"] == "stable"
+    assert pooled_verdict([0.05, -0.01, 0.12, 0.0, 0.03])["verdict"] == "inconclusive"
+    # significant but below the threshold of 1% of the arriving work: not unstable
+    assert pooled_verdict([0.004, 0.005, 0.0045, 0.0048, 0.0052])["verdict"] == "stable"
+    one = pooled_verdict([0.3, None, float("nan")])
+    assert one == {"verdict": "inconclusive", "drift": 0.3, "drift_ci": None, "judged": 1}
+    # more replications narrow the interval: a drift single runs cannot place is placed
+    few, many = [0.002, 0.02, -0.012], [0.002, 0.02, -0.012] * 12
+    assert pooled_verdict(few)["verdict"] == "inconclusive"
+    assert pooled_verdict(many)["verdict"] == "stable"
