@@ -27,6 +27,7 @@ Spec::
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import itertools
 import json
@@ -170,7 +171,6 @@ def read_spec(path: str, *, max_points: int = MAX_POINTS) -> SweepSpec:
 def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) -> None:
     """The point's command line parses and names only flags its policy reads."""
     from packsched.arguments import check_policy_options
-    from packsched.cli import build_parser
     from policies.registry import FAMILIES, POLICIES
 
     info = POLICIES.get(point["policy"])
@@ -178,7 +178,7 @@ def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) 
         raise UsageError(f"{where} {_line(text, 'polic')}: {point['policy']!r} is not a "
                          f"policy of packsched {spec.command}")
     try:
-        args = build_parser().parse_args([*spec.argv(point), "--json"])
+        args = _parser().parse_args([*spec.argv(point), "--json"])
         check_policy_options(args)
     except UsageError as e:
         flags = re.findall(r"--([A-Za-z][A-Za-z0-9-]*)", str(e))
@@ -188,15 +188,22 @@ def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) 
         raise UsageError(f"{at}: {e}") from None
 
 
+@functools.cache
+def _parser() -> Any:
+    from packsched.cli import build_parser
+
+    return build_parser()
+
+
 def run_point(argv: list[str]) -> dict[str, Any]:
-    """Run one command line in this process: its exit status, its JSON (None when it
-    failed), its error line and the seconds it took."""
+    """Run one command line in this process (the parser built once per process): its
+    exit status, its JSON (None when it failed), its error line and the seconds."""
     from packsched.cli import main
 
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([*argv, "--json"])
+        code = main([*argv, "--json"], parser=_parser())
     seconds = time.perf_counter() - t0
     text = out.getvalue().strip()
     lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("packsched: ")

@@ -54,6 +54,9 @@ class SweepStore:
             if existed:
                 _check_store(self._db, self.path)
             self._db.execute("PRAGMA journal_mode=WAL")
+            # a commit survives the process's death (a kill); only a power cut may lose
+            # the last rows, never corrupt the file (SQLite's WAL guarantee)
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
         except sqlite3.DatabaseError as e:
             raise StoreError(f"{self.path} is not a sweep store ({e})") from None

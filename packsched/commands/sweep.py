@@ -4,6 +4,7 @@ store that survives a kill (:mod:`packsched.sweep_runner`, :mod:`policies.sweep_
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from packsched.arguments import integer
@@ -37,21 +38,28 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
     from packsched.sweep_runner import read_spec, run_sweep
     from policies.sweep_store import StoreError
-    from theory.progress import Progress
 
     spec = read_spec(args.spec, max_points=args.max_points)
-    bar = Progress(f"sweep {args.spec}", spec.runs, unit="runs")
+    # on stderr, and only on a terminal (disable=None): runs done, failures, time left
+    bar = tqdm(total=spec.runs, unit="run", desc=f"sweep {args.spec}", file=sys.stderr,
+               disable=None, dynamic_ncols=True)
 
     def progress(done: int, total: int, failed: int) -> None:
-        bar.update(done, f"{failed} failed" if failed else "")
+        bar.n = done
+        bar.set_postfix_str(f"{failed} failed" if failed else "", refresh=False)
+        bar.refresh()
 
     try:
         out = run_sweep(spec, args.store, executor=args.executor, workers=args.workers,
                         progress=progress)
     except StoreError as e:
         raise UsageError(str(e)) from None
+    finally:
+        bar.close()
     if args.json:
         emit_json(out)
     else:
