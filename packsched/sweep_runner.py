@@ -39,10 +39,8 @@ from typing import Any
 
 from packsched.errors import UsageError
 
-__all__ = ["SweepSpec", "read_spec", "run_sweep", "run_point", "EXECUTORS", "MAX_POINTS"]
+__all__ = ["SweepSpec", "read_spec", "run_sweep", "run_point", "MAX_POINTS"]
 
-#: the executors :func:`run_sweep` can use
-EXECUTORS = ("serial", "processes")
 #: runs a spec may make unless ``max_points`` says otherwise
 MAX_POINTS = 100_000
 _SWEEP_KEYS = {"command", "policy", "policies", "replications", "seed"}
@@ -228,17 +226,20 @@ def _tasks(spec: SweepSpec) -> Iterator[tuple[int, int, int | None, list[str]]]:
 
 
 def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
-              workers: int | None = None,
+              workers: int | None = None, scheduler: str | None = None,
               progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
-    """Run every (point, replication) of ``spec`` that has no row in the store; return
-    the counts (``runs``, ``done_before``, ``ran``, ``failed``, ``store``).
-    ``progress(done, total, failed)`` is called after each run."""
+    """Run every (point, replication) of ``spec`` that has no row in the store, on the
+    executor (:func:`policies.executors.map_unordered`: the workers only compute, this
+    process writes every row); return the counts (``runs``, ``done_before``, ``ran``,
+    ``failed``, ``store``). ``progress(done, total, failed)`` is called after each run."""
     from packsched import __version__
+    from policies.executors import check_executor, map_unordered
     from policies.sweep_store import SweepStore
 
-    if executor not in EXECUTORS:
-        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got "
-                         f"{executor!r}")
+    try:
+        check_executor(executor, workers, scheduler)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
     store = SweepStore(store_path, spec_text=spec.text, spec_sha256=spec.sha256,
                        version=__version__)
     try:
@@ -261,18 +262,9 @@ def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
             if progress is not None:
                 progress(finished, total, failed)
 
-        if executor == "serial" or (workers or 2) < 2 or len(todo) < 2:
-            for task in todo:
-                record(task, run_point(task[3]))
-        else:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor, as_completed
-
-            with ProcessPoolExecutor(max_workers=workers or 2,
-                                     mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(run_point, t[3]): t for t in todo}
-                for fut in as_completed(futures):
-                    record(futures[fut], fut.result())
+        for k, res in map_unordered(run_point, [t[3] for t in todo], executor=executor,
+                                    workers=workers, scheduler=scheduler):
+            record(todo[k], res)
         return {"runs": total, "done_before": len(done), "ran": len(todo),
                 "failed": failed, "store": str(store_path)}
     finally:

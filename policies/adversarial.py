@@ -27,7 +27,6 @@ import math
 import os
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -35,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from policies.executors import map_unordered
 from theory.progress import Progress
 
 __all__ = ["SearchSpace", "SizeLaw", "SearchResult", "adversarial_search", "evaluate_law",
@@ -210,11 +210,19 @@ class SearchResult:
 
 def _evaluate_many(policy: str, laws: Sequence[SizeLaw], workers: int,
                    kw: dict[str, Any]) -> list[dict[str, Any]]:
-    if workers <= 1 or len(laws) <= 1:
-        return [evaluate_law(policy, law, **kw) for law in laws]
-    with ProcessPoolExecutor(max_workers=workers) as ex:
-        futs = [ex.submit(evaluate_law, policy, law, **kw) for law in laws]
-        return [f.result() for f in futs]
+    return _in_order([(policy, law, kw) for law in laws], workers)
+
+
+def _in_order(tasks: list[tuple[str, SizeLaw, dict[str, Any]]],
+              workers: int) -> list[dict[str, Any]]:
+    """:func:`evaluate_law` of every (policy, law, keywords), in ``workers`` processes
+    (:func:`policies.executors.map_unordered`), in the tasks' order."""
+    out: list[dict[str, Any]] = [{} for _ in tasks]
+    for i, row in map_unordered(_evaluate_kw, tasks,
+                                executor="processes" if workers > 1 else "serial",
+                                workers=max(workers, 1)):
+        out[i] = row
+    return out
 
 
 def adversarial_search(policy: str, *, rounds: int = 5, per_round: int = 8,
@@ -325,11 +333,7 @@ def verify(policy: str, law: SizeLaw, *, repeats: int = 3, slots: int = 1_000_00
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     kws: list[dict[str, Any]] = [{"mu": mu, "slots": slots, "tol": tol, "seed": seed,
                                   "salt": f"verify{i}"} for i in range(repeats)]
-    if workers > 1 and repeats > 1:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
-            rows = list(ex.map(_evaluate_kw, [(policy, law, kw) for kw in kws]))
-    else:
-        rows = [evaluate_law(policy, law, **kw) for kw in kws]
+    rows = _in_order([(policy, law, kw) for kw in kws], workers)
     lows = [r["lower"] for r in rows if math.isfinite(r["lower"])]
     ups = [r["upper"] for r in rows if math.isfinite(r["upper"])]
     lo = max(lows) if lows else float("nan")

@@ -104,7 +104,9 @@ class StepSeries:
         lo = np.maximum(self.at, start)
         hi = np.append(self.at[1:], self.length)
         w = np.maximum(hi - lo, 0)
-        return float(np.dot(self.values.astype(np.float64), w) / (self.length - start))
+        # numpy's pairwise sum, not a BLAS dot: a threaded dot rounds by its thread
+        # count, and a run must give the same number in any process
+        return float(np.sum(self.values.astype(np.float64) * w) / (self.length - start))
 
     def max(self) -> float | int:
         return self.values.max().item()

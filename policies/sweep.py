@@ -8,11 +8,11 @@ pool (docs/design.md, "Randomness and reproducibility").
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import numpy as np
 
+from policies.executors import map_unordered
 from theory.seeding import spawn_seeds
 
 __all__ = ["sweep"]
@@ -36,8 +36,8 @@ def sweep(
     """``fn(point, rng)`` for every point and replication.
 
     Returns ``[{"point": p, "replication": r, "result": fn(p, rng)}, ...]`` in grid order.
-    ``processes`` > 1 uses a process pool (``fn`` must then be picklable, i.e. defined
-    at module level).
+    ``processes`` > 1 uses a process pool (:func:`policies.executors.map_unordered`;
+    ``fn`` must then be picklable, i.e. defined at module level).
     """
     if isinstance(replications, bool) or not isinstance(replications, int) or replications < 1:
         raise ValueError(f"replications must be a positive integer, got {replications!r}")
@@ -45,10 +45,10 @@ def sweep(
     seeds = spawn_seeds(seed, len(pts) * replications)
     tasks = [(fn, p, seeds[i * replications + r]) for i, p in enumerate(pts)
              for r in range(replications)]
-    if processes is not None and processes > 1:
-        with ProcessPoolExecutor(max_workers=processes) as ex:
-            results = list(ex.map(_call, tasks))
-    else:
-        results = [_call(t) for t in tasks]
+    results: list[Any] = [None] * len(tasks)
+    parallel = processes is not None and processes > 1
+    for k, res in map_unordered(_call, tasks, executor="processes" if parallel else "serial",
+                                workers=processes if parallel else None):
+        results[k] = res
     return [{"point": t[1], "replication": k % replications, "result": res}
             for k, (t, res) in enumerate(zip(tasks, results, strict=True))]

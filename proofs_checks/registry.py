@@ -12,11 +12,9 @@ measured numbers against the paper's bound.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 import traceback
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,7 +133,9 @@ def select_checks(*, paper: str | None = None, claim: str | None = None,
     return checks
 
 
-def _run_by_id(id: str, quick: bool) -> CheckResult:
+def _run_task(task: tuple[str, bool]) -> CheckResult:
+    """A worker's task: the registered check ``id``, run quick or not."""
+    id, quick = task
     return run_check(get_check(id), quick=quick)
 
 
@@ -179,13 +179,17 @@ def iter_results(checks: list[Check], *, quick: bool = False,
     known = {c.id for c in all_checks()}
     if any(c.id not in known for c in checks):
         raise ValueError("checks run in worker processes must be registered ones")
-    with ProcessPoolExecutor(max_workers=min(jobs, len(checks)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
-        futures: dict[int, Any] = {}
-        for i in submission_order(checks):
-            futures[i] = pool.submit(_run_by_id, checks[i].id, quick)
-        for i in range(len(checks)):
-            yield futures[i].result()
+    from policies.executors import map_unordered
+
+    done: dict[int, CheckResult] = {}
+    nxt = 0
+    for i, res in map_unordered(_run_task, [(c.id, quick) for c in checks],
+                                executor="processes", workers=min(jobs, len(checks)),
+                                order=submission_order(checks)):
+        done[i] = res
+        while nxt in done:
+            yield done.pop(nxt)
+            nxt += 1
 
 
 def run_checks(*, paper: str | None = None, claim: str | None = None,

@@ -15,7 +15,8 @@ NAME = "sweep"
 
 
 def add_parser(sub: Any) -> None:
-    from packsched.sweep_runner import EXECUTORS, MAX_POINTS
+    from packsched.sweep_runner import MAX_POINTS
+    from policies.executors import EXECUTORS
 
     p = sub.add_parser(
         NAME, help="run simulate or schedule over a grid into a results store",
@@ -27,9 +28,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--store", required=True, metavar="PATH",
                    help="the SQLite store (created, or resumed when made from this spec)")
     p.add_argument("--executor", choices=EXECUTORS, default="serial",
-                   help="serial (default) or processes (a pool of --workers)")
+                   help="serial (default), processes (a pool of --workers on this machine) "
+                        "or dask (a LocalCluster of --workers, or --scheduler; needs "
+                        "pip install 'packsched[distributed]')")
     p.add_argument("--workers", type=integer(1, 1024), default=None, metavar="N",
-                   help="worker processes of --executor processes (default 2)")
+                   help="worker processes of --executor processes or dask (default 2)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a running Dask scheduler, tcp://host:port (--executor dask)")
     p.add_argument("--max-points", type=integer(1), default=MAX_POINTS, metavar="N",
                    help=f"refuse a spec of more runs (default {MAX_POINTS:,})")
     p.add_argument("--json", action="store_true",
@@ -55,8 +60,10 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         out = run_sweep(spec, args.store, executor=args.executor, workers=args.workers,
-                        progress=progress)
+                        scheduler=args.scheduler, progress=progress)
     except StoreError as e:
+        raise UsageError(str(e)) from None
+    except ConnectionError as e:
         raise UsageError(str(e)) from None
     finally:
         bar.close()
