@@ -1,7 +1,9 @@
 """The sweep runner's overhead: 1,000 short runs through ``packsched sweep`` (spec, seeds,
 an SQLite row committed per run) against the same command lines in a bare loop
 (:func:`packsched.sweep_runner.run_point` one after the other, nothing stored), and the
-process executor against the serial one (issue 41: overhead <= 5%).
+process and Dask executors against the serial one (issue 41: overhead <= 5%; a 2-worker
+``LocalCluster`` at most 0.6 of the serial time). ``--slots`` sets the length of a run:
+short runs measure the runner, longer ones what parallel workers gain.
 
     python benchmarks/bench_sweep.py --repeats 3 --json benchmarks/results/sweep-2core.json
 """
@@ -47,8 +49,13 @@ def main(argv: list[str] | None = None) -> int:
         spec = read_spec(str(spec_path))
         argvs = [t[3] for t in _tasks(spec)]
         run_point(argvs[0])  # warm-up: compile, caches
+        try:
+            import dask.distributed  # noqa: F401
+            parallel = ("processes", "dask")
+        except ImportError:  # the distributed extra is not installed
+            parallel = ("processes",)
         times: dict[str, list[float]] = {"bare loop": [], "sweep serial": [],
-                                         "sweep processes": []}
+                                         **{f"sweep {e}": [] for e in parallel}}
         ratios = []
 
         def bare() -> None:
@@ -72,18 +79,19 @@ def main(argv: list[str] | None = None) -> int:
                 bare()
                 swept("serial", k)
             ratios.append(times["sweep serial"][-1] / times["bare loop"][-1])
-            swept("processes", k)
+            for executor in parallel:
+                swept(executor, k)
     med = {k: statistics.median(v) for k, v in times.items()}
     out = {"runs": args.runs, "slots": args.slots, "repeats": args.repeats,
            "workers": args.workers, "median_s": med,
            "overhead_serial": statistics.median(ratios) - 1,
-           "processes_over_serial": med["sweep processes"] / med["sweep serial"],
+           **{f"{e}_over_serial": med[f"sweep {e}"] / med["sweep serial"] for e in parallel},
            "all_s": times}
     for k, v in med.items():
         print(f"{k:<16} {v:8.3f} s  ({1000 * v / args.runs:.2f} ms per run)")
     print(f"sweep overhead over the bare loop (median of the paired ratios): "
           f"{100 * out['overhead_serial']:+.1f}%; "
-          f"processes / serial: {out['processes_over_serial']:.2f}")
+          + "; ".join(f"{e} / serial: {out[f'{e}_over_serial']:.2f}" for e in parallel))
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     return 0

@@ -53,12 +53,10 @@ def _version() -> str:
     return __version__
 
 
-def main(argv: Sequence[str] | None = None, *, parser: Parser | None = None) -> int:
-    """Entry point of the ``packsched`` console script; returns the exit status.
-    ``parser``: one from :func:`build_parser` to reuse (a sweep runs thousands of
-    command lines in one process)."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``packsched`` console script; returns the exit status."""
     try:
-        args = (parser or build_parser()).parse_args(argv)
+        args = build_parser().parse_args(argv)
         return int(args.func(args))
     except SystemExit as exc:  # --help and --version exit 0 through argparse
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE

@@ -188,20 +188,31 @@ def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) 
 
 @functools.cache
 def _parser() -> Any:
-    from packsched.cli import build_parser
+    """The parser of the commands a sweep runs (built once per process)."""
+    from packsched.arguments import Parser
+    from packsched.commands import schedule, simulate
+    from packsched.output import PROG
 
-    return build_parser()
+    p = Parser(prog=PROG)
+    sub = p.add_subparsers(dest="command", required=True)
+    for command in (simulate, schedule):
+        command.add_parser(sub)
+    return p
 
 
 def run_point(argv: list[str]) -> dict[str, Any]:
     """Run one command line in this process (the parser built once per process): its
     exit status, its JSON (None when it failed), its error line and the seconds."""
-    from packsched.cli import main
+    from packsched.errors import report
 
     out, err = io.StringIO(), io.StringIO()
     t0 = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main([*argv, "--json"], parser=_parser())
+        try:  # as packsched's main does: every error is one line and an exit status
+            args = _parser().parse_args([*argv, "--json"])
+            code = int(args.func(args))
+        except Exception as exc:  # noqa: BLE001
+            code = report(exc)
     seconds = time.perf_counter() - t0
     text = out.getvalue().strip()
     lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("packsched: ")
