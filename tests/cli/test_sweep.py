@@ -88,11 +88,15 @@ def test_a_row_reruns_alone_from_its_seed(capsys, tmp_path):
     assert json.dumps(alone, sort_keys=True) == summary
 
 
-def test_processes_give_the_serial_rows(capsys, tmp_path):
+@pytest.mark.parametrize("executor", ["processes", "dask"])
+def test_parallel_executors_give_the_serial_rows(capsys, tmp_path, executor):
+    """Processes, and a Dask LocalCluster (the distributed extra), row for row."""
+    if executor == "dask":
+        pytest.importorskip("dask.distributed", reason="the distributed extra is not installed")
     spec = _spec(tmp_path)
     serial, pooled = tmp_path / "serial.db", tmp_path / "pooled.db"
     assert _sweep(capsys, str(spec), "--store", str(serial))[0] == 0
-    assert _sweep(capsys, str(spec), "--store", str(pooled), "--executor", "processes",
+    assert _sweep(capsys, str(spec), "--store", str(pooled), "--executor", executor,
                   "--workers", "2")[0] == 0
     assert _rows(pooled) == _rows(serial)
 

@@ -1,7 +1,8 @@
-"""``packsched sweep --executor dask``: a LocalCluster gives the serial rows, and on a
-real ``dask scheduler`` with two ``dask worker`` processes (on 127.0.0.1) a worker
-killed mid-sweep changes nothing: every row is present once, equal to the serial run's.
-The driver writes the store; the workers only compute."""
+"""``packsched sweep --executor dask`` on a real ``dask scheduler`` with two ``dask
+worker`` processes (on 127.0.0.1): a worker killed mid-sweep changes nothing, every row
+is present once and equal to the serial run's (the driver writes the store; the workers
+only compute); an unreachable scheduler is one line. (A LocalCluster against the serial
+rows: tests/cli/test_sweep.py.)"""
 
 from __future__ import annotations
 
@@ -44,15 +45,6 @@ def _differing_keys(got: tuple, want: tuple) -> dict:
     differently from this process's: the numbers must not depend on where they run)."""
     a, b = json.loads(got[-1]), json.loads(want[-1])
     return {k: (a.get(k), b.get(k)) for k in set(a) | set(b) if a.get(k) != b.get(k)}
-
-
-def test_a_local_cluster_gives_the_serial_rows(capsys, tmp_path):
-    spec = _spec(tmp_path)
-    serial, dask = tmp_path / "serial.db", tmp_path / "dask.db"
-    assert _sweep(capsys, str(spec), "--store", str(serial))[0] == 0
-    assert _sweep(capsys, str(spec), "--store", str(dask), "--executor", "dask",
-                  "--workers", "2")[0] == 0
-    assert _rows(dask) == _rows(serial)
 
 
 def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(capsys, tmp_path):
