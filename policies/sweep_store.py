@@ -97,7 +97,7 @@ def _check_store(db: sqlite3.Connection, path: Path) -> None:
 
 
 def _rows(path: Path) -> Iterator[dict[str, Any]]:
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)  # read only
     try:
         _check_store(db, path)
         cols = [c[1] for c in db.execute("PRAGMA table_info(runs)")]

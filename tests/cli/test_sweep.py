@@ -186,6 +186,15 @@ def test_another_specs_store_or_a_non_store_is_refused_untouched(capsys, tmp_pat
     code, _, err = _sweep(capsys, str(spec), "--store", str(notes))
     assert code == 2 and "not a sweep store" in err
     assert notes.read_text() == "not a database\n" * 100
+    from policies import load_results
+    from policies.sweep_store import StoreError
+
+    with pytest.raises(StoreError, match="not a sweep store"):
+        load_results(notes)
+    odd = tmp_path / "a b#c"  # a path a URI would misread
+    odd.mkdir()
+    (odd / "runs.db").write_bytes(store.read_bytes())
+    assert len(load_results(odd / "runs.db")) == 8
 
 
 def test_load_results_and_the_pooled_verdict_decide_where_single_runs_do_not(capsys,
