@@ -173,8 +173,8 @@ def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) 
 
     info = POLICIES.get(point["policy"])
     if info is None or FAMILIES[info.family].command != spec.command:
-        key = "policies" if re.search(r"(?m)^\s*policies\s*=", text) else "policy"
-        raise UsageError(f"{where} {_line(text, key)}: {point['policy']!r} is not a "
+        named = "policies" if re.search(r"(?m)^\s*policies\s*=", text) else "policy"
+        raise UsageError(f"{where} {_line(text, named)}: {point['policy']!r} is not a "
                          f"policy of packsched {spec.command}")
     try:
         args = _parser().parse_args([*spec.argv(point), "--json"])
