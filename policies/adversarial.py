@@ -220,7 +220,7 @@ def _in_order(tasks: list[tuple[str, SizeLaw, dict[str, Any]]],
     out: list[dict[str, Any]] = [{} for _ in tasks]
     for i, row in map_unordered(_evaluate_kw, tasks,
                                 executor="processes" if workers > 1 else "serial",
-                                workers=max(workers, 1)):
+                                workers=workers if workers > 1 else None):
         out[i] = row
     return out
 

@@ -6,7 +6,8 @@ stability verdict**. The procedure: each replication's detector
 (:func:`policies.judge_stability`) estimates the same relative drift rd (the fraction of
 the arriving work that piles up) from an independent sample path; their mean has a
 Student-t interval ``[lo, hi]`` at ``confidence`` (0.99, the detector's) with n - 1
-degrees of freedom over the n replications that were judged. The pooled verdict uses the
+degrees of freedom over the n replications that were judged (a run with a
+``verdict_reason``, no evidence either way, is left out). The pooled verdict uses the
 detector's rule on that interval: ``unstable`` if ``lo > 0`` and the mean exceeds
 ``threshold`` (0.01), ``stable`` if ``hi < threshold``, else ``inconclusive``; fewer
 than two judged replications are ``inconclusive``. Where single runs straddle the
@@ -21,10 +22,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["aggregate", "pooled_verdict", "DRIFT_COLUMN"]
+__all__ = ["aggregate", "pooled_verdict", "DRIFT_COLUMN", "REASON_COLUMN"]
 
 #: the store's column of each run's relative drift (policies.sweep_store.load_results)
 DRIFT_COLUMN = "result.stability.relative_drift"
+#: why a run is no evidence either way (None when it was judged)
+REASON_COLUMN = "result.verdict_reason"
 
 
 def _t_halfwidth(x: np.ndarray, confidence: float) -> float:
@@ -80,7 +83,10 @@ def aggregate(frame: Any, by: Sequence[str] | str, *, metrics: Sequence[str] | N
             row[f"{m}.mean"] = float(x.mean()) if x.size else math.nan
             row[f"{m}.ci"] = _t_halfwidth(x, confidence)
         if DRIFT_COLUMN in frame.columns:
-            p = pooled_verdict(ok[DRIFT_COLUMN].tolist(), threshold=threshold)
+            # a run the detector calls no evidence (its verdict_reason: nothing arrived or
+            # left after the warm-up) brings no drift to the pool
+            judged = ok if REASON_COLUMN not in ok.columns else ok[ok[REASON_COLUMN].isna()]
+            p = pooled_verdict(judged[DRIFT_COLUMN].tolist(), threshold=threshold)
             ci = p["drift_ci"] or [math.nan, math.nan]
             row.update(verdict=p["verdict"], drift=p["drift"], drift_lo=ci[0],
                        drift_hi=ci[1], judged=p["judged"])

@@ -35,6 +35,9 @@ def check_executor(executor: object, workers: object = None,
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int)
                                 or workers < 1):
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if workers is not None and executor == "serial":
+        raise ValueError("workers are for executor 'processes' or 'dask'; 'serial' runs "
+                         "in this process")
     if scheduler is not None and executor != "dask":
         raise ValueError("a scheduler address is for executor 'dask'")
     if scheduler is not None and (not isinstance(scheduler, str) or "://" not in scheduler):

@@ -218,6 +218,28 @@ def test_load_results_and_the_pooled_verdict_decide_where_single_runs_do_not(cap
 
 
 
+def test_a_run_without_evidence_is_left_out_of_the_pool(capsys, tmp_path):
+    """A replication whose own verdict says "no evidence either way" (here: services far
+    longer than the run, so no job leaves) brings no drift to the pooled verdict."""
+    import policies as P
+
+    text = SPEC.format(slots=4000).replace("mu = 0.05", "mu = 0.00001").replace(
+        "replications = 2", "replications = 3")
+    spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
+    assert _sweep(capsys, str(spec), "--store", str(store))[0] == 0
+    frame = P.load_results(store)
+    assert frame["result.verdict_reason"].notna().all()
+    table = P.aggregate(frame, by=["policy", "intensity"])
+    assert (table["judged"] == 0).all() and (table["verdict"] == "inconclusive").all()
+
+
+def test_serial_takes_no_workers(capsys, tmp_path):
+    code, out, err = _sweep(capsys, str(_spec(tmp_path)), "--store",
+                            str(tmp_path / "runs.db"), "--workers", "4")
+    assert code == 2 and "'serial' runs in this process" in err
+    assert not (tmp_path / "runs.db").exists()
+
+
 def test_the_pooled_verdict_rule():
     """The detector's rule on the replications' mean drift and its 99% t-interval."""
     from policies import pooled_verdict

@@ -22,7 +22,8 @@ def test_every_executor_gives_every_result_once(executor):
     if executor == "dask":
         _dask_or_skip()
     items = list(range(12))
-    got = list(map_unordered(square, items, executor=executor, workers=2))
+    got = list(map_unordered(square, items, executor=executor,
+                             workers=None if executor == "serial" else 2))
     assert sorted(got) == [(i, i * i) for i in items]
 
 
@@ -35,6 +36,7 @@ def test_serial_follows_the_submission_order():
     ({"executor": "threads"}, "executor must be one of"),
     ({"executor": "processes", "workers": 0}, "workers must be a positive integer"),
     ({"executor": "serial", "scheduler": "tcp://x:1"}, "for executor 'dask'"),
+    ({"executor": "serial", "workers": 2}, "'serial' runs in this process"),
     ({"executor": "dask", "scheduler": "localhost"}, "an address such as"),
 ])
 def test_bad_arguments_are_refused(kw, words):
