@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
         spec_path = Path(tmp) / "spec.toml"
         spec_path.write_text(SPEC.format(replications=args.runs // 10, slots=args.slots))
         spec = read_spec(str(spec_path))
-        argvs = [t[3] for t in _tasks(spec)]
+        argvs = [t.payload for t in _tasks(spec)]
         run_point(argvs[0])  # warm-up: compile, caches
         try:
             import dask.distributed  # noqa: F401

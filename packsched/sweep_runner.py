@@ -33,7 +33,7 @@ import itertools
 import json
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,30 +223,35 @@ def run_point(argv: list[str]) -> dict[str, Any]:
             "seconds": seconds}
 
 
-def _tasks(spec: SweepSpec) -> Iterator[tuple[int, int, int | None, list[str]]]:
-    """(point, replication, seed, argv) of every run, in grid order."""
+def _tasks(spec: SweepSpec) -> list[Any]:
+    """A :class:`policies.sweep_store.StoredTask` per run, in grid order; the payload
+    is the run's command line."""
+    from policies.sweep_store import StoredTask
     from theory.seeding import spawn_seeds
 
     seeded = spec.command == "simulate"
     children = spawn_seeds(spec.seed, spec.runs)
+    out = []
     for i, point in enumerate(spec.points):
+        grid = {k: point[k] for k in spec.swept}
         for r in range(spec.replications):
             seed = int(children[i * spec.replications + r].generate_state(1)[0]) \
                 if seeded else None
             argv = spec.argv(point) + ([] if seed is None else ["--seed", str(seed)])
-            yield i, r, seed, argv
+            out.append(StoredTask(i, r, seed, grid, argv))
+    return out
 
 
 def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
               workers: int | None = None, scheduler: str | None = None,
               progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
     """Run every (point, replication) of ``spec`` that has no row in the store, on the
-    executor (:func:`policies.executors.map_unordered`: the workers only compute, this
+    executor (:func:`policies.sweep_store.run_into_store`: the workers only compute, this
     process writes every row); return the counts (``runs``, ``done_before``, ``ran``,
     ``failed``, ``store``). ``progress(done, total, failed)`` is called after each run."""
     from packsched import __version__
-    from policies.executors import check_executor, map_unordered
-    from policies.sweep_store import SweepStore
+    from policies.executors import check_executor
+    from policies.sweep_store import SweepStore, run_into_store
 
     try:
         check_executor(executor, workers, scheduler)
@@ -255,29 +260,9 @@ def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
     store = SweepStore(store_path, spec_text=spec.text, spec_sha256=spec.sha256,
                        version=__version__)
     try:
-        done = store.done()
-        todo = [t for t in _tasks(spec) if (t[0], t[1]) not in done]
-        total, finished, failed = spec.runs, len(done), 0
-
-        def record(task: tuple[int, int, int | None, list[str]], res: dict[str, Any]) -> None:
-            nonlocal finished, failed
-            i, r, seed, _ = task
-            summary = res["summary"]
-            status = "failed" if res["exit"] != 0 else str(summary.get("status", "finished"))
-            failed += status == "failed"
-            store.write({"point": i, "replication": r, "seed": seed,
-                         "grid": {k: spec.points[i][k] for k in spec.swept},
-                         "status": status, "exit": res["exit"], "error": res["error"],
-                         "seconds": res["seconds"], "version": __version__,
-                         "summary": summary})
-            finished += 1
-            if progress is not None:
-                progress(finished, total, failed)
-
-        for k, res in map_unordered(run_point, [t[3] for t in todo], executor=executor,
-                                    workers=workers, scheduler=scheduler):
-            record(todo[k], res)
-        return {"runs": total, "done_before": len(done), "ran": len(todo),
-                "failed": failed, "store": str(store_path)}
+        out = run_into_store(store, _tasks(spec), run_point, version=__version__,
+                             executor=executor, workers=workers, scheduler=scheduler,
+                             progress=progress)
     finally:
         store.close()
+    return {**out, "store": str(store_path)}

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SweepStore", "StoreError", "load_results"]
+__all__ = ["SweepStore", "StoreError", "StoredTask", "run_into_store", "load_results"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -83,8 +84,69 @@ class SweepStore:
                  row["status"], row["exit"], row["error"], row["seconds"], row["version"],
                  None if row["summary"] is None else json.dumps(row["summary"])))
 
+    def rows(self) -> list[dict[str, Any]]:
+        """Every row in (point, replication) order, its grid and summary decoded."""
+        cur = self._db.execute("SELECT * FROM runs ORDER BY point, replication")
+        cols = [c[0] for c in cur.description]
+        out = []
+        for values in cur:
+            row = dict(zip(cols, values, strict=True))
+            row["grid"] = json.loads(row["grid"])
+            row["summary"] = json.loads(row["summary"]) if row["summary"] else None
+            out.append(row)
+        return out
+
+    def drop_failed(self) -> int:
+        """Remove the rows of failed runs (so that they run again); their number."""
+        with self._db:
+            return self._db.execute("DELETE FROM runs WHERE status = 'failed'").rowcount
+
     def close(self) -> None:
         self._db.close()
+
+
+@dataclass(frozen=True)
+class StoredTask:
+    """One run of a sweep: its (point, replication) key, the seed that reruns it alone
+    (None when deterministic), its swept values and what the worker function is given."""
+
+    point: int
+    replication: int
+    seed: int | None
+    grid: dict[str, Any]
+    payload: Any
+
+
+def run_into_store(store: SweepStore, tasks: Sequence[StoredTask],
+                   fn: Callable[[Any], dict[str, Any]], *, version: str,
+                   executor: str = "serial", workers: int | None = None,
+                   scheduler: str | None = None,
+                   progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
+    """Run every task without a row in ``store`` on the executor
+    (:func:`policies.executors.map_unordered`; the workers only compute) and commit each
+    row here, as its run finishes. ``fn(payload)`` returns ``exit`` (0 when it ran),
+    ``summary`` (its JSON-ready result, None when it failed), ``error`` (one line) and
+    ``seconds``. ``progress(done, total, failed)`` follows every row. Returns the counts
+    ``runs``, ``done_before``, ``ran`` and ``failed``."""
+    from policies.executors import map_unordered
+
+    done = store.done()
+    todo = [t for t in tasks if (t.point, t.replication) not in done]
+    finished, failed = len(done), 0
+    for k, res in map_unordered(fn, [t.payload for t in todo], executor=executor,
+                                workers=workers, scheduler=scheduler):
+        task, summary = todo[k], res["summary"]
+        status = "failed" if res["exit"] != 0 else str((summary or {}).get("status",
+                                                                           "finished"))
+        failed += status == "failed"
+        store.write({"point": task.point, "replication": task.replication,
+                     "seed": task.seed, "grid": task.grid, "status": status,
+                     "exit": res["exit"], "error": res["error"], "seconds": res["seconds"],
+                     "version": version, "summary": summary})
+        finished += 1
+        if progress is not None:
+            progress(finished, len(tasks), failed)
+    return {"runs": len(tasks), "done_before": len(done), "ran": len(todo), "failed": failed}
 
 
 def _check_store(db: sqlite3.Connection, path: Path) -> None:

@@ -23,3 +23,15 @@ def pytest_configure(config):
     # hides the real falsifying example.
     config.addinivalue_line(
         "filterwarnings", "ignore:mypy_extensions.TypedDict is deprecated:DeprecationWarning")
+
+
+@pytest.fixture(scope="session")
+def figure_out(tmp_path_factory):
+    """One output folder for every reproduced figure of the session: the figure tests
+    and the notebooks (which call the same ``reproduce``) share its stores, so a figure's
+    runs are made once. ``PACKSCHED_FIGURES_OUT`` names a folder to keep between runs."""
+    import os
+    from pathlib import Path
+
+    kept = os.environ.get("PACKSCHED_FIGURES_OUT")
+    return Path(kept) if kept else tmp_path_factory.mktemp("figures")

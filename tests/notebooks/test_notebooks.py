@@ -1,8 +1,12 @@
 """Execute every notebook in ``notebooks/`` in quick mode and fail on any cell error.
 
-Each notebook runs in a fresh ``python3`` kernel with ``PACKSCHED_NOTEBOOK_QUICK=1`` (reduced
-horizons), ``MPLBACKEND=Agg`` and the notebooks directory as working directory. The repository
-root is put on the kernel's ``PYTHONPATH`` so the notebooks import this checkout of the packages.
+Each notebook runs in a fresh ``python3`` kernel with ``PACKSCHED_NOTEBOOK_QUICK=1`` (the
+figures' quick scale) and the notebooks directory as working directory, on the kernel's own
+matplotlib backend (inline: figures become PNG outputs, which the test requires). The
+notebooks call ``proofs_checks.figures.reproduce``; ``PACKSCHED_FIGURES_OUT`` points them at
+the session's figure folder, so the runs the figure tests made are not made again. The
+repository root is put on the kernel's ``PYTHONPATH`` so the notebooks import this checkout
+of the packages.
 
 Jupyter's own machinery (zmq sockets, asyncio loops, platform-dirs notices) emits warnings that
 say nothing about the notebooks; the project's ``filterwarnings = error`` would turn them into
@@ -24,10 +28,11 @@ CELL_TIMEOUT = 900  # seconds per cell; the quick mode needs well under a minute
 STARTUP_TIMEOUT = 120
 
 
-def _kernel_env() -> dict[str, str]:
+def _kernel_env(figure_out: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PACKSCHED_NOTEBOOK_QUICK"] = "1"
-    env["MPLBACKEND"] = "Agg"
+    env["PACKSCHED_FIGURES_OUT"] = str(figure_out)
+    env.pop("MPLBACKEND", None)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), env.get("PYTHONPATH", "")) if p)
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
     return env
@@ -39,7 +44,7 @@ def test_notebooks_are_present():
 
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
-def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch):
+def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch, figure_out: Path):
     # the test extra installs these; a missing one is an error, not a skip (CI must run this)
     import ipykernel  # noqa: F401
     import matplotlib  # noqa: F401
@@ -47,7 +52,9 @@ def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch):
     import nbformat
 
     # the kernel inherits the environment of this process
-    for key, value in _kernel_env().items():
+    env = _kernel_env(figure_out)
+    monkeypatch.delenv("MPLBACKEND", raising=False)
+    for key, value in env.items():
         monkeypatch.setenv(key, value)
 
     nb = nbformat.read(path, as_version=4)
@@ -60,3 +67,6 @@ def test_notebook_executes(path: Path, monkeypatch: pytest.MonkeyPatch):
     errors = [out for cell in nb.cells if cell.cell_type == "code"
               for out in cell.get("outputs", []) if out.get("output_type") == "error"]
     assert not errors, [f"{e['ename']}: {e['evalue']}" for e in errors]
+    images = [out for cell in nb.cells if cell.cell_type == "code"
+              for out in cell.get("outputs", []) if "image/png" in out.get("data", {})]
+    assert images, f"{path.name} shows no figure"
