@@ -36,8 +36,10 @@ def _paths(workload: Any, cluster: Any, pols: list[Any], series: str) -> dict[st
     for pol in pols:
         r = P.simulate(pol, workload, cluster)
         stride = max(1, r.slots // _PATH_POINTS)
-        lo, hi = r.stability.relative_drift_ci
-        out[r.policy] = {"verdict": r.verdict, "relative_drift": r.stability.relative_drift,
+        st = r.stability  # None: no evidence either way (nothing arrived after warm-up)
+        lo, hi = st.relative_drift_ci if st is not None else (None, None)
+        out[r.policy] = {"verdict": r.verdict,
+                         "relative_drift": st.relative_drift if st is not None else None,
                          "drift_lo": lo, "drift_hi": hi, "warmup": r.summary()["warmup"],
                          "t": list(range(0, r.slots, stride)),
                          "value": getattr(r, series)[::stride].tolist()}
