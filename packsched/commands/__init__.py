@@ -4,6 +4,7 @@ from packsched.commands import (
     errata,
     optimum,
     policies,
+    reproduce,
     rho_star,
     schedule,
     simulate,
@@ -12,4 +13,5 @@ from packsched.commands import (
 )
 
 #: in the order ``packsched --help`` lists them
-COMMANDS = (rho_star, verify, errata, policies, simulate, schedule, sweep, optimum)
+COMMANDS = (rho_star, verify, errata, policies, simulate, schedule, sweep, reproduce,
+            optimum)

@@ -9,7 +9,13 @@ figure's sweep into a store and writes its CSV, PNG, SVG and headline verdicts
 
 from proofs_checks.figures.figure import Headline, PaperFigure, Run
 from proofs_checks.figures.registry import FIGURES
-from proofs_checks.figures.reproduce import FigureError, Reproduction, figure, reproduce
+from proofs_checks.figures.reproduce import (
+    FigureError,
+    FigureRunsFailed,
+    Reproduction,
+    figure,
+    reproduce,
+)
 
-__all__ = ["FIGURES", "FigureError", "Headline", "PaperFigure", "Reproduction", "Run",
-           "figure", "reproduce"]
+__all__ = ["FIGURES", "FigureError", "FigureRunsFailed", "Headline", "PaperFigure",
+           "Reproduction", "Run", "figure", "reproduce"]

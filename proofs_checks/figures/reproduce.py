@@ -29,12 +29,17 @@ from typing import Any
 
 from proofs_checks.figures.figure import SCALES, Headline, PaperFigure, Run
 
-__all__ = ["FigureError", "Reproduction", "figure", "reproduce", "run_figure_point"]
+__all__ = ["FigureError", "FigureRunsFailed", "Reproduction", "figure", "reproduce",
+           "run_figure_point"]
 
 
 class FigureError(ValueError):
-    """An unknown figure or scale, a figure that cannot be reproduced here, a store of
-    other runs, or a run that failed."""
+    """An unknown figure or scale, a figure that cannot be reproduced here, or a store of
+    other runs in the output folder."""
+
+
+class FigureRunsFailed(RuntimeError):
+    """Runs of a figure failed (their errors are in the store); the others are kept."""
 
 
 def _figures() -> dict[str, PaperFigure]:
@@ -135,8 +140,9 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
               progress: Callable[[int, int, int], None] | None = None) -> Reproduction:
     """Run, tabulate, draw and check figure ``key`` at ``scale`` into ``out`` (see the
     module). Raises :class:`FigureError` for an unknown figure or scale, a figure that
-    cannot be reproduced here, a store of other runs in ``out``, or failed runs (their
-    errors are in the store; the rest are kept, and the next call runs only those)."""
+    cannot be reproduced here or a store of other runs in ``out``, and
+    :class:`FigureRunsFailed` when runs failed (their errors are in the store; the rest
+    are kept, and the next call runs only the failed ones)."""
     import hashlib
 
     from matplotlib.figure import Figure
@@ -183,9 +189,9 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
         store.close()
     failed = [r for r in runs if r["status"] == "failed"]
     if failed:
-        raise FigureError(f"{len(failed)} of {len(runs)} run(s) of {fig.key} failed, the "
-                          f"first: {failed[0]['error']} (their errors are in {store_path}; "
-                          f"the next call runs them again)")
+        raise FigureRunsFailed(f"{len(failed)} of {len(runs)} run(s) of {fig.key} failed, "
+                               f"the first: {failed[0]['error']} (their errors are in "
+                               f"{store_path}; the next call runs them again)")
     import pandas as pd
 
     frame = fig.table([Run(points[r["point"]], r["replication"], r["seed"], r["summary"])
