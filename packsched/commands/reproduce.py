@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from packsched.arguments import integer
-from packsched.errors import EXIT_FAILED, EXIT_OK, EXIT_VIOLATED, ComputationError, UsageError
+from packsched.errors import EXIT_OK, EXIT_VIOLATED, ComputationError, UsageError
 from packsched.output import emit_json, note
 
 NAME = "reproduce"
