@@ -203,7 +203,8 @@ def _parser() -> Any:
 
 def run_point(argv: list[str]) -> dict[str, Any]:
     """Run one command line in this process (the parser built once per process): its
-    exit status, its JSON (None when it failed), its error line and the seconds."""
+    exit status, its status and JSON text (None when it failed), its error line and the
+    seconds (the row :func:`policies.sweep_store.run_into_store` writes)."""
     from packsched.errors import report
 
     out, err = io.StringIO(), io.StringIO()
@@ -218,7 +219,9 @@ def run_point(argv: list[str]) -> dict[str, Any]:
     text = out.getvalue().strip()
     lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("packsched: ")
              and "running" not in ln]
-    return {"exit": code, "summary": json.loads(text) if code == 0 and text else None,
+    ok = code == 0 and bool(text)
+    return {"exit": code, "summary": text if ok else None,
+            "status": str(json.loads(text).get("status", "finished")) if ok else "failed",
             "error": None if code == 0 else (lines[-1] if lines else f"exit {code}"),
             "seconds": seconds}
 

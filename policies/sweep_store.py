@@ -76,13 +76,14 @@ class SweepStore:
         return {(p, r) for p, r in self._db.execute("SELECT point, replication FROM runs")}
 
     def write(self, row: dict[str, Any]) -> None:
-        """Commit one run's row (a duplicate pair is an error: nothing runs twice)."""
+        """Commit one run's row (a duplicate pair is an error: nothing runs twice); its
+        ``summary`` is JSON text, or None."""
         with self._db:
             self._db.execute(
                 "INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (row["point"], row["replication"], json.dumps(row["grid"]), row["seed"],
                  row["status"], row["exit"], row["error"], row["seconds"], row["version"],
-                 None if row["summary"] is None else json.dumps(row["summary"])))
+                 row["summary"]))
 
     def rows(self) -> list[dict[str, Any]]:
         """Every row in (point, replication) order, its grid and summary decoded."""
@@ -125,9 +126,10 @@ def run_into_store(store: SweepStore, tasks: Sequence[StoredTask],
     """Run every task without a row in ``store`` on the executor
     (:func:`policies.executors.map_unordered`; the workers only compute) and commit each
     row here, as its run finishes. ``fn(payload)`` returns ``exit`` (0 when it ran),
-    ``summary`` (its JSON-ready result, None when it failed), ``error`` (one line) and
-    ``seconds``. ``progress(done, total, failed)`` follows every row. Returns the counts
-    ``runs``, ``done_before``, ``ran`` and ``failed``."""
+    ``status`` (``finished``, ``stopped``; ``failed`` when ``exit`` is not 0),
+    ``summary`` (its result as JSON text, made in the worker; None when it failed),
+    ``error`` (one line) and ``seconds``. ``progress(done, total, failed)`` follows
+    every row. Returns the counts ``runs``, ``done_before``, ``ran`` and ``failed``."""
     from policies.executors import map_unordered
 
     done = store.done()
@@ -135,14 +137,13 @@ def run_into_store(store: SweepStore, tasks: Sequence[StoredTask],
     finished, failed = len(done), 0
     for k, res in map_unordered(fn, [t.payload for t in todo], executor=executor,
                                 workers=workers, scheduler=scheduler):
-        task, summary = todo[k], res["summary"]
-        status = "failed" if res["exit"] != 0 else str((summary or {}).get("status",
-                                                                           "finished"))
+        task = todo[k]
+        status = "failed" if res["exit"] != 0 else res["status"]
         failed += status == "failed"
         store.write({"point": task.point, "replication": task.replication,
                      "seed": task.seed, "grid": task.grid, "status": status,
                      "exit": res["exit"], "error": res["error"], "seconds": res["seconds"],
-                     "version": version, "summary": summary})
+                     "version": version, "summary": res["summary"]})
         finished += 1
         if progress is not None:
             progress(finished, len(tasks), failed)

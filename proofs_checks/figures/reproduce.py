@@ -116,11 +116,12 @@ def run_figure_point(payload: tuple[str, str, dict[str, Any], int | None]) -> di
     t0 = time.perf_counter()
     try:
         result = json_ready(fig.compute(point, dict(fig.scales[scale]), seed), exact=False)
-        return {"exit": 0, "summary": result, "error": None,
-                "seconds": time.perf_counter() - t0}
+        return {"exit": 0, "status": "finished", "summary": json.dumps(result),
+                "error": None, "seconds": time.perf_counter() - t0}
     except Exception as exc:  # noqa: BLE001 - recorded in the store, reported by reproduce
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        return {"exit": 3, "summary": None, "seconds": time.perf_counter() - t0,
+        return {"exit": 3, "status": "failed", "summary": None,
+                "seconds": time.perf_counter() - t0,
                 "error": f"{type(exc).__name__}: {exc} ({Path(where.filename).name}:"
                          f"{where.lineno})"}
 
