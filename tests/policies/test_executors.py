@@ -53,3 +53,46 @@ def test_an_unreachable_scheduler_is_named():
     _dask_or_skip()
     with pytest.raises(ConnectionError, match="no Dask scheduler at tcp://127.0.0.1:9"):
         list(map_unordered(square, [1, 2], executor="dask", scheduler="tcp://127.0.0.1:9"))
+
+
+class _Done:
+    """A finished future of a pool that runs at once (for the chunking logic alone)."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def result(self):
+        return self.value
+
+
+def _fake_pool(seconds_per_task: float):
+    from policies import executors
+
+    sizes: list[int] = []
+
+    def submit(args):
+        fn, chunk = args
+        sizes.append(len(chunk))
+        results, _ = executors._run_chunk((fn, chunk))
+        return _Done((results, seconds_per_task * len(chunk)))
+
+    return sizes, submit, lambda futs: {next(iter(futs))}
+
+
+@pytest.mark.parametrize("seconds, fewest, most", [
+    (1e-4, 2, 40),    # short tasks: after the first one, chunks of about 0.05 s
+    (1.0, 200, 200),  # long tasks: one per chunk
+])
+def test_chunks_grow_with_short_tasks_and_every_result_comes_once(seconds, fewest, most):
+    from policies.executors import _chunks
+
+    sizes, submit, wait_first = _fake_pool(seconds)
+    items = list(range(200))
+    got = list(_chunks(square, items, list(range(200)), 2, 0.05, submit, wait_first))
+    assert sorted(got) == [(i, i * i) for i in items]
+    assert sizes[0] == 1 and fewest <= len(sizes) <= most
+    # the end is shared: no chunk larger than a quarter of what was left when it was cut
+    left = 200
+    for size in sizes:
+        assert size == 1 or size <= left // 4
+        left -= size
