@@ -17,7 +17,7 @@ from typing import Any
 from theory.json_ready import json_ready
 
 __all__ = ["PROG", "plain", "emit_json", "warn", "note", "stdout_to_stderr", "exact_text",
-           "fmt"]
+           "fmt", "inputs_checked"]
 
 PROG = "packsched"
 
@@ -77,3 +77,12 @@ def fmt(x: Any, digits: int = 10) -> str:
     if math.isinf(v):
         return "inf" if v > 0 else "-inf"
     return f"{v:.{digits}g}"
+
+
+def inputs_checked(args: Any) -> int:
+    """End a ``--dry-run``: every input was checked and the policy built, nothing ran."""
+    if args.json:
+        emit_json({"dry_run": True, "policy": args.policy, "inputs": "ok"})
+    else:
+        print(f"inputs ok: {args.policy} would run (--dry-run: nothing was run)")
+    return 0

@@ -161,30 +161,45 @@ def read_spec(path: str, *, max_points: int = MAX_POINTS) -> SweepSpec:
     spec = SweepSpec(str(path), text, command, points,
                      tuple(k for k, v in grid.items() if len(v) > 1 or k == "policy"),
                      replications, seed)
+    for policy in policies:  # every policy named before any point's inputs are checked
+        _check_policy(spec, str(policy), text, where)
     for point in points:
         _check_point(spec, point, text, where)
     return spec
 
 
-def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) -> None:
-    """The point's command line parses and names only flags its policy reads."""
-    from packsched.arguments import check_policy_options
+def _check_policy(spec: SweepSpec, policy: str, text: str, where: str) -> None:
+    """The policy is one of the spec's command."""
     from policies.registry import FAMILIES, POLICIES
 
-    info = POLICIES.get(point["policy"])
+    info = POLICIES.get(policy)
     if info is None or FAMILIES[info.family].command != spec.command:
         named = "policies" if re.search(r"(?m)^\s*policies\s*=", text) else "policy"
-        raise UsageError(f"{where} {_line(text, named)}: {point['policy']!r} is not a "
-                         f"policy of packsched {spec.command}")
+        raise UsageError(f"{where} {_line(text, named)}: {policy!r} is not a policy of "
+                         f"packsched {spec.command}")
+
+
+def _check_point(spec: SweepSpec, point: dict[str, Any], text: str, where: str) -> None:
+    """The point's command line parses, names only flags its policy reads, and passes
+    the command's ``--dry-run`` (every input checked, the policy built, nothing run), so
+    a bad value is refused before any run, not recorded as failed runs."""
+    from packsched.arguments import check_policy_options
+
     try:
-        args = _parser().parse_args([*spec.argv(point), "--json"])
+        args = _parser().parse_args([*spec.argv(point), "--json", "--dry-run"])
         check_policy_options(args)
-    except UsageError as e:
-        flags = re.findall(r"--([A-Za-z][A-Za-z0-9-]*)", str(e))
+        with contextlib.redirect_stdout(io.StringIO()):
+            args.func(args)
+    except (UsageError, ValueError, TypeError, OSError) as e:
+        message = str(e) if not isinstance(e, OSError) or e.filename is None \
+            else f"{e.filename}: {e.strerror or e}"
+        flags = re.findall(r"--([A-Za-z][A-Za-z0-9-]*)", message)
         key = next((f.replace("-", "_") for f in flags
                     if f.replace("-", "_") in point), None)
         at = f"{where} {_line(text, key)}" if key else where
-        raise UsageError(f"{at}: {e}") from None
+        swept = {k: point[k] for k in spec.swept}
+        raise UsageError(f"{at}: {message} (at the point {swept})" if len(spec.points) > 1
+                         else f"{at}: {message}") from None
 
 
 @functools.cache

@@ -269,26 +269,16 @@ def _per_type(x: object, J: int, name: str) -> np.ndarray:
     return np.array(vals, dtype=np.float64)
 
 
-def poisson_type_workload(
+def check_poisson_type_inputs(
     types: JobTypes,
     rates: Sequence[float] | np.ndarray | float,
     horizon: float,
     *,
-    seed: int | np.random.SeedSequence | np.random.Generator | None = None,
     memory_budget: float = MEMORY_BUDGET,
     servers: int = 0,
-) -> Workload:
-    """Poisson arrivals of rate ``rates[j]`` per type over [0, ``horizon``) (PG18 Sec. II).
-
-    Draw order (fixed, so a seed fixes the jobs): the total number of arrivals
-    N ~ Poisson(lambda * horizon), their times (sorted uniforms), their types
-    (categorical lambda_j / lambda), then one uniform per job for its service time
-    (inverse transform of the type's law).
-
-    The memory of the run these jobs make on ``servers`` servers
-    (:mod:`policies.continuous.footprint`) is estimated first, from a high quantile of
-    N, and refused above ``memory_budget`` bytes (:class:`theory.budgets.BudgetExceeded`).
-    """
+) -> tuple[np.ndarray, float]:
+    """The rates per type and the horizon of :func:`poisson_type_workload`, every input
+    and the memory estimate checked, nothing drawn (a sweep checks its points so)."""
     from policies.continuous import footprint
 
     if not isinstance(types, JobTypes):
@@ -310,6 +300,32 @@ def poisson_type_workload(
                             servers=int(servers), rows=1), budget,
         what=f"about {total * T:.3g} arrivals (total rate {total:.3g} over {T:g} time "
              f"units)")
+    return lam, T
+
+
+def poisson_type_workload(
+    types: JobTypes,
+    rates: Sequence[float] | np.ndarray | float,
+    horizon: float,
+    *,
+    seed: int | np.random.SeedSequence | np.random.Generator | None = None,
+    memory_budget: float = MEMORY_BUDGET,
+    servers: int = 0,
+) -> Workload:
+    """Poisson arrivals of rate ``rates[j]`` per type over [0, ``horizon``) (PG18 Sec. II).
+
+    Draw order (fixed, so a seed fixes the jobs): the total number of arrivals
+    N ~ Poisson(lambda * horizon), their times (sorted uniforms), their types
+    (categorical lambda_j / lambda), then one uniform per job for its service time
+    (inverse transform of the type's law).
+
+    The memory of the run these jobs make on ``servers`` servers
+    (:mod:`policies.continuous.footprint`) is estimated first, from a high quantile of
+    N, and refused above ``memory_budget`` bytes (:class:`theory.budgets.BudgetExceeded`).
+    """
+    lam, T = check_poisson_type_inputs(types, rates, horizon, memory_budget=memory_budget,
+                                       servers=servers)
+    total = float(lam.sum())
     rng = as_rng(seed if not isinstance(seed, np.random.SeedSequence)
                  else np.random.default_rng(seed))
     n = int(rng.poisson(total * T))

@@ -453,6 +453,42 @@ def arrival_rate_for(
     return _positive(intensity, "the intensity") * servers / rbar * mu
 
 
+def pg21_laws(
+    sizes: SizeDistribution,
+    *,
+    servers: int,
+    capacity: float = 1.0,
+    mu: float | None = None,
+    deterministic: int | None = None,
+    workload: float | None = None,
+    intensity: float | None = None,
+    arrivals: str = "poisson",
+) -> tuple[ArrivalLaw, ServiceLaw]:
+    """The arrival and service laws of :func:`pg21_workload`, every input checked and
+    nothing drawn (a sweep checks its points with it before running any)."""
+    positive_int(servers, name="servers")
+    if not isinstance(sizes, SizeDistribution):
+        raise TypeError("sizes must be a theory.distributions.SizeDistribution")
+    cap = _positive(capacity, "the capacity")
+    largest = sizes.support()[1]
+    if float(largest) > cap * (1.0 + FEASIBILITY_RTOL):
+        raise ValueError(f"a job size {float(largest):g} exceeds the capacity {cap:g} of every "
+                         "server: such a job can never be served")
+    if (mu is None) == (deterministic is None):
+        raise ValueError("give exactly one of mu (geometric service) and deterministic")
+    service: ServiceLaw = GeometricService(mu) if mu is not None else DeterministicService(
+        deterministic)  # type: ignore[arg-type]
+    rate = arrival_rate_for(sizes, servers=servers, capacity=capacity,
+                            mean_service=service.mean, workload=workload, intensity=intensity)
+    if arrivals == "poisson":
+        return PoissonArrivals(rate), service
+    if arrivals == "bernoulli":
+        if rate > 1:
+            raise ValueError(f"Bernoulli arrivals need a rate <= 1 per slot, got {rate}")
+        return BernoulliArrivals(rate), service
+    raise ValueError(f"arrivals must be 'poisson' or 'bernoulli', got {arrivals!r}")
+
+
 def pg21_workload(
     sizes: SizeDistribution,
     *,
@@ -471,29 +507,10 @@ def pg21_workload(
     gives workload ``rho`` or intensity ``alpha``; geometric(``mu``) service, or
     ``deterministic`` slots (Fig. 3b). Sizes in capacity units; a size above
     ``capacity`` (a job no server can ever serve) is an error, and so is a run whose
-    memory estimate exceeds ``memory_budget`` bytes.
+    memory estimate exceeds ``memory_budget`` bytes (:func:`pg21_laws` checks the rest).
     """
-    positive_int(servers, name="servers")
-    if not isinstance(sizes, SizeDistribution):
-        raise TypeError("sizes must be a theory.distributions.SizeDistribution")
-    cap = _positive(capacity, "the capacity")
-    largest = sizes.support()[1]
-    if float(largest) > cap * (1.0 + FEASIBILITY_RTOL):
-        raise ValueError(f"a job size {float(largest):g} exceeds the capacity {cap:g} of every "
-                         "server: such a job can never be served")
-    if (mu is None) == (deterministic is None):
-        raise ValueError("give exactly one of mu (geometric service) and deterministic")
-    service: ServiceLaw = GeometricService(mu) if mu is not None else DeterministicService(
-        deterministic)  # type: ignore[arg-type]
-    rate = arrival_rate_for(sizes, servers=servers, capacity=capacity,
-                            mean_service=service.mean, workload=workload, intensity=intensity)
-    if arrivals == "poisson":
-        law: ArrivalLaw = PoissonArrivals(rate)
-    elif arrivals == "bernoulli":
-        if rate > 1:
-            raise ValueError(f"Bernoulli arrivals need a rate <= 1 per slot, got {rate}")
-        law = BernoulliArrivals(rate)
-    else:
-        raise ValueError(f"arrivals must be 'poisson' or 'bernoulli', got {arrivals!r}")
+    law, service = pg21_laws(sizes, servers=servers, capacity=capacity, mu=mu,
+                             deterministic=deterministic, workload=workload,
+                             intensity=intensity, arrivals=arrivals)
     return slotted_workload(sizes, law, service, slots, seed=seed,
                             memory_budget=memory_budget, servers=int(servers))

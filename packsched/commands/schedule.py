@@ -16,7 +16,7 @@ from packsched.arguments import (
 )
 from packsched.commands import schedule_nonpreemptive
 from packsched.errors import EXIT_OK, ComputationError, UsageError, require_invariants
-from packsched.output import emit_json, fmt, stdout_to_stderr
+from packsched.output import emit_json, fmt, inputs_checked, stdout_to_stderr
 
 NAME = "schedule"
 
@@ -75,6 +75,9 @@ def add_parser(sub: Any) -> None:
                    help=f"memory budget for the files and the run's record, e.g. 16G "
                         f"(default {budget_help('MEMORY_BUDGET')})")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--dry-run", action="store_true",
+                    help="check every input and build the policy; run nothing (a sweep "
+                         "checks its points this way)")
     schedule_nonpreemptive.add_arguments(p)
     p.set_defaults(func=run)
 
@@ -110,6 +113,8 @@ def _run_preemptive(args: argparse.Namespace) -> int:
     if args.memory and min(jobs.resources, machines.resources) < 2:
         raise UsageError("--memory needs a memory column in both files (demand_1 in the "
                          "jobs, capacity_1 in the cluster)")
+    if args.dry_run:
+        return inputs_checked(args)
     with stdout_to_stderr(args.json):
         res = run_schedule(policy, jobs, machines, k=2.0 if args.k is None else args.k,
                            memory=args.memory, max_slots=args.max_slots, **mem)

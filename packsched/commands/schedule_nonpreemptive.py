@@ -7,7 +7,7 @@ from typing import Any
 
 from packsched.arguments import budgets, given_options, integer, real
 from packsched.errors import EXIT_OK, UsageError, require_invariants
-from packsched.output import emit_json, fmt, stdout_to_stderr
+from packsched.output import emit_json, fmt, inputs_checked, stdout_to_stderr
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -45,6 +45,8 @@ def run(args: argparse.Namespace) -> int:
     assert isinstance(policy, NonPreemptivePolicy)
     jobs, machines = read_instance(args.jobs, args.cluster,
                                    **budgets(args, memory_budget="max_memory"))
+    if args.dry_run:
+        return inputs_checked(args)
     with stdout_to_stderr(args.json):
         res = run_nonpreemptive(policy, jobs, machines, k=2.0 if args.k is None else args.k)
     out = res.summary()

@@ -21,7 +21,7 @@ from packsched.arguments import (
 from packsched.commands import simulate_continuous
 from packsched.errors import EXIT_OK, UsageError, require_invariants
 from packsched.inputs import discrete_from_args
-from packsched.output import emit_json, fmt, stdout_to_stderr
+from packsched.output import emit_json, fmt, inputs_checked, stdout_to_stderr
 from theory.instances import EC2_TABLE_I
 
 NAME = "simulate"
@@ -99,6 +99,9 @@ def add_parser(sub: Any) -> None:
                     help=f"maxweight: budget of configurations to enumerate "
                          f"(default {budget_help('MAX_CONFIGURATIONS')})")
     sm.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    sm.add_argument("--dry-run", action="store_true",
+                    help="check every input and build the policy; run nothing (a sweep "
+                         "checks its points this way)")
     simulate_continuous.add_arguments(sm)
     sm.set_defaults(func=run)
 
@@ -183,6 +186,8 @@ def _run_slotted(args: argparse.Namespace) -> int:
     if args.warmup is not None and args.warmup >= args.slots:
         raise UsageError(f"--warmup {args.warmup} must be below --slots {args.slots}")
     flags = {k: given[k] for k in P.POLICIES[args.policy].keywords if k in given}
+    if args.dry_run:
+        return _dry_run(args, flags)
     w, dist, cap, slots, info = _workload(args)
     policy = P.make_policy(args.policy, dist=dist, capacity=cap, **flags)
     cluster = P.Cluster.identical(args.servers, cap)
@@ -204,6 +209,28 @@ def _run_slotted(args: argparse.Namespace) -> int:
         _print(out, args.servers)
     require_invariants(res, args.policy)
     return EXIT_OK
+
+
+def _dry_run(args: argparse.Namespace, flags: dict[str, Any]) -> int:
+    """The inputs of :func:`_workload` checked and the policy built, nothing drawn."""
+    import policies as P
+    from policies.workload import pg21_laws
+
+    if args.trace is not None:
+        _workload(args)  # the packaged trace: its reading is the check
+        dist, cap = None, 1.0
+    else:
+        if args.sizes is None and args.dist is None:
+            raise UsageError("give the sizes: --sizes (with --probs/--counts) or --dist")
+        if (args.workload is None) == (args.intensity is None):
+            raise UsageError("give exactly one of --workload RHO and --intensity ALPHA")
+        dist, cap, _ = _simulation_input(args)
+        pg21_laws(dist, servers=args.servers, capacity=cap,
+                  mu=None if args.deterministic is not None else args.mu,
+                  deterministic=args.deterministic, workload=args.workload,
+                  intensity=args.intensity, arrivals=args.arrivals)
+    P.make_policy(args.policy, dist=dist, capacity=cap, **flags)
+    return inputs_checked(args)
 
 
 def _print(out: dict[str, Any], servers: int) -> None:

@@ -17,7 +17,7 @@ from packsched.arguments import (
     split_list,
 )
 from packsched.errors import EXIT_OK, UsageError, require_invariants
-from packsched.output import emit_json, fmt, stdout_to_stderr
+from packsched.output import emit_json, fmt, inputs_checked, stdout_to_stderr
 
 #: queue samples judged for stability unless --samples says otherwise
 DEFAULT_SAMPLES = 4000
@@ -153,6 +153,11 @@ def run(args: argparse.Namespace) -> int:
     params = {k: _keyword(k, given[k]) for k in P.POLICIES[args.policy].keywords
               if k in given}
     policy = P.make_policy(args.policy, **params)
+    if args.dry_run:
+        from policies.job_types import check_poisson_type_inputs
+
+        check_poisson_type_inputs(types, rates, horizon, servers=args.servers, **mem)
+        return inputs_checked(args)
     w = P.poisson_type_workload(types, rates, horizon, seed=args.seed, servers=args.servers,
                                 **mem)
     with stdout_to_stderr(args.json):

@@ -140,13 +140,15 @@ def test_a_killed_sweep_resumes_with_nothing_lost_or_run_twice(capsys, tmp_path)
 
 
 def test_a_failed_run_is_recorded_and_the_sweep_goes_on(capsys, tmp_path):
-    text = SPEC.format(slots=4000).replace("mu = 0.05", "mu = [0.05, 5]")
+    """A run can fail only at run time once the points passed the dry run: here the
+    memory budget, which the drawn workload's estimate exceeds."""
+    text = SPEC.format(slots=4000).replace("mu = 0.05", "mu = 0.05\nmax_memory = ['8G', '2K']")
     spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
     code, out, err = _sweep(capsys, str(spec), "--store", str(store))
     assert code == 3 and out["failed"] == 8 and out["ran"] == 16
     assert "8 of 16 run(s) failed" in err
     failed = [r for r in _rows(store) if r[4] == "failed"]
-    assert len(failed) == 8 and all(r[5] == 2 and "--mu" in r[6] for r in failed)
+    assert len(failed) == 8 and all(r[5] == 2 and "--max-memory" in r[6] for r in failed)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -160,6 +162,17 @@ def test_a_failed_run_is_recorded_and_the_sweep_goes_on(capsys, tmp_path):
     ("[sweep]\npolicy = 'bf-js'\n[options]\nseed = 3\n", r"line 4: seed is set by \[sweep\]"),
     ("[sweep]\npolicy = 'bf-js'\n[other]\n", r"\[sweep\] and \[options\] only"),
     ("[sweep\n", r"not a TOML spec"),
+    # values only the run would have refused: the dry run refuses them first
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nsizes = '0.4,1.6'\nintensity = 0.5\n",
+     r"a job size 1.6 exceeds the capacity 1"),
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nsizes = '0.4'\nintensity = 0.5\n"
+     "mu = [0.05, 0]\n", r"line 6: --mu: must be > 0, got 0 \(at the point .*'mu': 0\}"),
+    ("[sweep]\npolicy = 'bf-js'\n[options]\nsizes = '0.4,0.6'\nprobs = '0.3,0.3'\n"
+     "intensity = 0.5\n", r"probabilities sum to 3/5, not 1"),
+    ("[sweep]\npolicy = 'rms'\n[options]\nsizes = '2;15'\ncapacity = '10'\nrates = "
+     "'1,1'\ntime = 5\n", r"demand \[15.0\] fits no server"),
+    ("[sweep]\ncommand = 'schedule'\npolicy = 'mris'\n[options]\njobs = 'no/such.csv'\n"
+     "cluster = 'no/such.csv'\n", r"no/such.csv: No such file"),
     ("[sweep]\npolicies = ['bf-js']\n[options]\nsizes = '0.4'\nservers = "
      + str(list(range(1, 200))) + "\nmu = " + str([0.01 * k for k in range(1, 60)]) + "\n",
      r"more than --max-points"),
