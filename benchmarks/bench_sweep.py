@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             store = Path(tmp) / f"{executor}-{k}.db"
             t = time.perf_counter()
             run_sweep(read_spec(str(spec_path)), str(store), executor=executor,
-                      workers=args.workers)
+                      workers=None if executor == "serial" else args.workers)
             times[f"sweep {executor}"].append(time.perf_counter() - t)
 
         for k in range(args.repeats):  # alternate the order: drift hits both alike

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from proofs_checks.figures.drawing import color, label
 from proofs_checks.figures.figure import Headline, PaperFigure, Run
 
 __all__ = ["Fig1", "Fig2", "Fig3", "Fig4", "Fig5", "Fig6", "Fig7", "FIGURES", "job_sets"]
@@ -40,15 +41,6 @@ _SAMPLING = ("N up to 64,000 downsampled as Sec. 7.1 (at most f job sets: 9 at N
              "larger N drawn with replacement (4,096,000 is 6.5 times the trace's 631,807 "
              "usable VMs); the paper's exact N grid is not in its text (here 4,000 x 4^k); "
              "eps = 0.1 for CADP (not stated)")
-#: the paper's names of the policies and sorts
-_NAMES = {"mris": "MRIS", "mris-greedy": "MRIS-GREEDY", "mris-split": "MRIS-SPLIT",
-          "pq-wsjf": "PQ-WSJF", "tetris": "TETRIS", "bf-exec": "BF-EXEC", "ca-pq": "CA-PQ",
-          "svf": "SVF", "wsvf": "WSVF", "sjf": "SJF", "wsjf": "WSJF", "sdf": "SDF",
-          "wsdf": "WSDF", "erf": "ERF"}
-_COLORS = {"mris": "tab:red", "mris-greedy": "tab:purple", "mris-split": "tab:pink",
-           "pq-wsjf": "tab:blue", "tetris": "tab:green", "bf-exec": "tab:orange",
-           "ca-pq": "tab:gray", "svf": "tab:cyan", "wsvf": "tab:blue", "sjf": "tab:olive",
-           "wsjf": "tab:green", "sdf": "tab:pink", "wsdf": "tab:purple", "erf": "tab:red"}
 #: the five policies of Sec. 7.2 (Figs. 3-6)
 POLICIES = ["mris", "pq-wsjf", "tetris", "bf-exec", "ca-pq"]
 #: the sorts of Sec. 7.3 (Fig. 1)
@@ -56,16 +48,6 @@ SORTS = ["svf", "wsvf", "sjf", "wsjf", "sdf", "wsdf", "erf"]
 #: upper ends of the queueing-delay classes of Fig. 5 (time units): 0 (started at
 #: release), then 20 per decade from 10^-3 to 10^7; one more class above
 _DELAY_EDGES = [0.0] + [10 ** (k / 20) for k in range(-60, 141)]
-
-
-def _name(p: str) -> str:
-    return _NAMES.get(p, p)
-
-
-def _color(p: str) -> str:
-    from proofs_checks.figures.drawing import color
-
-    return _COLORS.get(p) or color(p)
 
 
 def _usable() -> int:
@@ -141,7 +123,7 @@ def _summary(res: Any) -> dict[str, Any]:
 
 
 def _ratio_text(values: dict[str, float]) -> str:
-    return ", ".join(f"{_name(k)} {v:.0f}" for k, v in values.items())
+    return ", ".join(f"{label(k)} {v:.0f}" for k, v in values.items())
 
 
 class _AWCTCurves(PaperFigure):
@@ -169,20 +151,19 @@ class _AWCTCurves(PaperFigure):
                              "status": "ok", "result.awct": res["awct"],
                              "result.ratio": res["awct"] / ref,
                              "result.makespan": res["makespan"],
-                             "result.knapsack_seconds": res["knapsack_seconds"],
                              "fallback": bool(res["fallback"])})
         frame = pd.DataFrame(rows)
         agg = aggregate(frame, ["curve", self.x, "workload"],
-                        metrics=["result.awct", "result.ratio", "result.makespan",
-                                 "result.knapsack_seconds"])
+                        metrics=["result.awct", "result.ratio", "result.makespan"])
         agg = agg.rename(columns={"runs": "sets", "result.awct.mean": "awct",
                                   "result.awct.ci": "awct_ci",
                                   "result.ratio.mean": f"ratio_to_{self.reference}",
                                   "result.ratio.ci": f"ratio_to_{self.reference}_ci",
                                   "result.makespan.mean": "makespan",
-                                  "result.makespan.ci": "makespan_ci",
-                                  "result.knapsack_seconds.mean": "knapsack_seconds"})
-        agg = agg.drop(columns=["failed", "result.knapsack_seconds.ci"])
+                                  "result.makespan.ci": "makespan_ci"})
+        # the CSV holds what the runs computed, never their timings (those are in the
+        # store's seconds column), so it is the same whatever the machine or executor
+        agg = agg.drop(columns=["failed"])
         fb = frame.groupby(["curve", self.x], sort=False)["fallback"].sum()
         agg["cadp_fallbacks"] = [int(fb[(c, v)]) for c, v in zip(agg["curve"], agg[self.x],
                                                                   strict=True)]
@@ -202,9 +183,9 @@ class _AWCTCurves(PaperFigure):
             x, m = g[self.x].to_numpy(), g[col].to_numpy(dtype=float)
             h = np.nan_to_num(g[f"{col}_ci"].to_numpy(dtype=float))
             ls = "--" if c in ("wsvf", "wsjf", "wsdf", "mris-split") else "-"
-            ax.plot(x, m, marker="o", ms=4, ls=ls, color=_color(c), label=_name(c))
+            ax.plot(x, m, marker="o", ms=4, ls=ls, color=color(c), label=label(c))
             low = np.maximum(m - h, m / 10) if ax.get_yscale() == "log" else m - h
-            ax.fill_between(x, low, m + h, color=_color(c), alpha=0.15, lw=0)
+            ax.fill_between(x, low, m + h, color=color(c), alpha=0.15, lw=0)
         xs = sorted(table[self.x].unique())
         ax.set_xscale("log")
         ax.set_xticks(xs, [f"{v:,}" for v in xs], rotation=30 if len(xs) > 5 else 0)
@@ -524,7 +505,7 @@ class Fig5(PaperFigure):
         for p in POLICIES:
             g = table[table["policy"] == p]
             ax.step(np.concatenate([[0.0], g["delay"]]), np.concatenate([[0.0], g["cdf"]]),
-                    where="post", color=_color(p), label=_name(p))
+                    where="post", color=color(p), label=label(p))
         ax.set_xscale("symlog", linthresh=1.0)
         ax.set(xlabel="queueing delay S_j - r_j (time units, symlog)", ylabel="fraction of jobs",
                ylim=(0, 1.01), title=f"{self.title}: queueing delay CDF, N = "
@@ -551,30 +532,13 @@ class Fig5(PaperFigure):
             Headline("here: fewer than 10% of the jobs start at their release in every policy "
                      "(the paper: nearly 60% in TETRIS, BF-EXEC and PQ-WSJF)",
                      max(zero.values()) < 0.10,
-                     "delay 0: " + ", ".join(f"{_name(p)} {v:.1%}" for p, v in zero.items())
+                     "delay 0: " + ", ".join(f"{label(p)} {v:.1%}" for p, v in zero.items())
                      + "; delay <= 1 time unit: "
-                     + ", ".join(f"{_name(p)} {at(p, 1.0):.1%}" for p in POLICIES)),
+                     + ", ".join(f"{label(p)} {at(p, 1.0):.1%}" for p in POLICIES)),
             Headline("CA-PQ has the worst queueing delay (largest mean and median)",
                      mean["ca-pq"] == max(mean.values())
                      and median["ca-pq"] == max(median.values()),
                      "mean " + _ratio_text(mean) + "; median " + _ratio_text(median))]
-
-
-def augment_resources(jobs: Any, resources: int, seed: int) -> Any:
-    """FL24 Sec. 7.5.3's synthetic resources: for every new resource and every job j, a
-    job j' drawn uniformly from the set; j's demand for the new resource is j''s CPU
-    demand (resource 0). The job set with ``resources`` columns (at least its own)."""
-    import numpy as np
-
-    from theory.job_sets import JobSet
-
-    extra = resources - jobs.resources
-    if extra < 0:
-        raise ValueError(f"the job set has {jobs.resources} resources, more than {resources}")
-    rng = np.random.default_rng(seed)
-    drawn = jobs.demand[rng.integers(0, jobs.n, (jobs.n, extra)), 0]
-    return JobSet(jobs.arrival, jobs.processing, np.column_stack([jobs.demand, drawn]),
-                  jobs.weight, jobs.ids)
 
 
 class Fig6(_AWCTCurves):
@@ -611,7 +575,9 @@ class Fig6(_AWCTCurves):
 
     def compute(self, point: dict[str, Any], params: dict[str, Any],
                 seed: int | None) -> dict[str, Any]:
-        jobs = augment_resources(_jobs(point, seed), point["resources"], int(seed or 0))
+        from theory.readers.azure import augment_resources
+
+        jobs = augment_resources(_jobs(point, seed), point["resources"], seed=int(seed or 0))
         return {"runs": {p: _summary(_schedule(p, jobs, params["machines"], params))
                          for p in POLICIES}}
 
@@ -630,7 +596,7 @@ class Fig6(_AWCTCurves):
     def check(self, table: Any, params: dict[str, Any]) -> list[Headline]:
         lo, hi = 4, max(table["resources"])
         rise = {p: self._at(table, p, hi) / self._at(table, p, lo) - 1 for p in POLICIES}
-        text = f"R = {lo} to {hi}: " + ", ".join(f"{_name(p)} {v:+.0%}" for p, v in rise.items())
+        text = f"R = {lo} to {hi}: " + ", ".join(f"{label(p)} {v:+.0%}" for p, v in rise.items())
         return [
             Headline(f"TETRIS's AWCT rises more than MRIS's from R = {lo} to {hi} (the paper: "
                      f"+80% against +17%)", rise["tetris"] > rise["mris"], text),
@@ -720,7 +686,7 @@ class Fig7(PaperFigure):
             ax.imshow(img + 1, cmap=cmap, vmin=0, vmax=n, aspect="auto", origin="lower",
                       extent=(0, horizon, 0, 1), interpolation="nearest")
             ax.set_ylabel("CPU", fontsize=8)
-            ax.set_title(f"{_name(p)}: AWCT {g['awct'].iloc[0]:.2f}, long job (black) "
+            ax.set_title(f"{label(p)}: AWCT {g['awct'].iloc[0]:.2f}, long job (black) "
                          f"starts at {s[0]:.2f}", fontsize=8)
         axes[-1].set_xlabel("time")
         fig.suptitle(f"{self.title}: one machine, a 14-long job then {n - 1:,} small jobs",
@@ -738,12 +704,12 @@ class Fig7(PaperFigure):
             Headline("PQ-WSJF, TETRIS and BF-EXEC commit to the long job at time 0; MRIS starts "
                      "the small jobs first (at least 95% of them before the long job)",
                      all(long_start[p] == 0.0 for p in committing) and share_before >= 0.95,
-                     "long job starts at " + ", ".join(f"{_name(p)} {v:.2f}"
+                     "long job starts at " + ", ".join(f"{label(p)} {v:.2f}"
                                                        for p, v in long_start.items())
                      + f"; MRIS starts {share_before:.1%} of the small jobs before it"),
             Headline("MRIS's AWCT is at least twice lower than each of the others' (the "
                      "paper: nearly three times)", min(ratio.values()) >= 2,
-                     "AWCT / MRIS's: " + ", ".join(f"{_name(p)} {v:.2f}"
+                     "AWCT / MRIS's: " + ", ".join(f"{label(p)} {v:.2f}"
                                                    for p, v in ratio.items()))]
 
 

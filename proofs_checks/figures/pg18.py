@@ -25,13 +25,8 @@ from proofs_checks.figures.figure import Headline, PaperFigure, Run
 
 __all__ = ["Fig1b", "Fig2", "Fig3", "Fig4", "Fig5", "Fig6", "Fig7", "Fig8", "FIGURES"]
 
-#: the paper's names of the policies drawing.LABELS does not have yet
-_NAMES = {"rms-rf": "RMS-RF", "rms-bf": "RMS-BF", "rms-ad": "RMS-AD", "rms-rf-ad": "RMS-RF-AD",
-          "rms-bf-ad": "RMS-BF-AD", "rms-jsq": "RMS+JSQ", "rms-rf-ad-plus": "RMS-RF-AD+",
-          "mwr": "MWR", "mws": "MWS", "bf-fifo": "BF (arrival order)"}
-#: colours where drawing.color's hash gives two policies of one PG18 figure the same one
-_COLORS = {"rms-ad": "tab:gray", "rms-bf-ad": "tab:pink", "rms-rf-ad-plus": "tab:green",
-           "rms, clock 20": "tab:olive", "rms, clock 50": "tab:blue"}
+#: colours of Fig. 1b's curves that are a policy at a clock rate, not a policy
+_CURVE_COLORS = {"rms, clock 20": "tab:olive", "rms, clock 50": "tab:blue"}
 #: the RMS family: they take clock rates, epsilon and f
 _RMS = frozenset({"rms", "rms-rf", "rms-bf", "rms-ad", "rms-rf-ad", "rms-bf-ad", "rms-jsq",
                   "rms-rf-ad-plus"})
@@ -39,12 +34,8 @@ _RMS = frozenset({"rms", "rms-rf", "rms-bf", "rms-ad", "rms-rf-ad", "rms-bf-ad",
 _PATH_POINTS = 1000
 
 
-def _label(policy: str) -> str:
-    return _NAMES.get(policy) or label(policy)
-
-
 def _color(name: str) -> str:
-    return _COLORS.get(name) or color(name)
+    return _CURVE_COLORS.get(name) or color(name)
 
 
 def _policy(name: str, clock: float | None, params: dict[str, Any]) -> Any:
@@ -140,9 +131,9 @@ def _show(s: Any, fmt: str = ".2f") -> str:
 def _below(q: Any, a: str, b: str) -> Headline:
     """Headline: policy a has a smaller mean queue than b at every x."""
     r = _ratios(q, a, b)
-    return Headline(f"{_label(a)} has a smaller mean queue than {_label(b)} at every "
+    return Headline(f"{label(a)} has a smaller mean queue than {label(b)} at every "
                     f"{q.index.name}", bool(len(r)) and bool((r < 1).all()),
-                    f"{_label(a)} / {_label(b)} at {_show(r)}")
+                    f"{label(a)} / {label(b)} at {_show(r)}")
 
 
 class Fig1b(PaperFigure):
@@ -259,7 +250,7 @@ def _curve(name: str, clock: float | None) -> str:
 
 def _curve_label(g: Any) -> str:
     pol, clock = g["policy"].iloc[0], g["clock"].iloc[0]
-    return _label(pol) + ("" if clock is None or (isinstance(clock, float) and math.isnan(clock))
+    return label(pol) + ("" if clock is None or (isinstance(clock, float) and math.isnan(clock))
                           else f", clock {clock:g} per type")
 
 
@@ -477,7 +468,7 @@ class _EC2Sweep(PaperFigure):
         for pol in self.policies:
             g = table[table["policy"] == pol].sort_values(self.x)
             ax.errorbar(g[self.x], g["mean_queue"], yerr=g["mean_queue_ci"].fillna(0),
-                        marker="o", ms=4, capsize=3, label=_label(pol), color=_color(pol),
+                        marker="o", ms=4, capsize=3, label=label(pol), color=_color(pol),
                         ls="--" if pol.startswith("rms") and pol != "rms" else "-")
             bad = _unstable(g)
             verdict_marks(ax, g[self.x], g["mean_queue"], bad, first=first)
@@ -605,7 +596,7 @@ class Fig5(_EC2Sweep):
                      "MWR pooled (runs): " + _verdicts(table, self.x, "mwr")),
             Headline("RMS, RMS-RF-AD, RMS-RF-AD+ and BF are stable here: no run of theirs is "
                      "judged unstable at any intensity", bool(len(u)) and not bad,
-                     "; ".join(f"{_label(p)}: {_verdicts(table, self.x, p)}" for p in ours)),
+                     "; ".join(f"{label(p)}: {_verdicts(table, self.x, p)}" for p in ours)),
             Headline("here: RMS has a smaller mean queue than MWS at every intensity (the "
                      "paper: similar)", bool(len(rms_mws)) and bool((rms_mws < 1).all()),
                      f"RMS / MWS at {_show(rms_mws)}"),
@@ -657,7 +648,7 @@ class Fig6(_EC2Sweep):
             Headline("the queue of RMS and RMS-RF-AD stays about constant as L grows (largest "
                      "over smallest within 1.5)",
                      bool(len(q)) and max(spread.values()) <= 1.5,
-                     "; ".join(f"{_label(p)} {_show(q[p], '.1f')} (x{s:.2f})"
+                     "; ".join(f"{label(p)} {_show(q[p], '.1f')} (x{s:.2f})"
                                for p, s in spread.items())),
             Headline("BF's queue decreases from the fewest to the most servers",
                      len(q) >= 2 and bool(q.loc[hi, "bf"] < q.loc[lo, "bf"]),
@@ -835,7 +826,7 @@ class Fig8(PaperFigure):
             s = q.loc[pol].sort_index()
             ax.plot(s.index, s.to_numpy(), marker="o", ms=4, color=_color(pol),
                     ls="--" if pol.startswith("rms") and pol != "rms" else "-",
-                    label=_label(pol))
+                    label=label(pol))
         ax.set_yscale("symlog", linthresh=1.0)  # BF's queue can be 0 on the whole trace
         ax.set(xlabel="traffic scaling (1 / alpha)", ylabel="mean total queue (jobs)",
                title=f"{self.title}: packaged Google 2011 trace, "

@@ -109,7 +109,7 @@ class Fig3a(_StabilityPaths):
     expected = {"bf-js": "stable", "vqs": "unstable", "vqs-bf": "stable"}
     scales = {"quick": {"slots": 1_000_000, "replications": 1, "seed": 2021},
               "paper": {"slots": 10_000_000, "replications": 3, "seed": 2021}}
-    paper_cost = "3 runs of 10^7 slots: about 15 s here (measured)"
+    paper_cost = "3 runs of 10^7 slots: about 3.5 s here (measured)"
     differs = ("the paper gives no horizon or seed; its path is one run of unknown length")
 
     def compute(self, point: dict[str, Any], params: dict[str, Any],

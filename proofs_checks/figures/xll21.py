@@ -28,9 +28,6 @@ from proofs_checks.figures.figure import Headline, PaperFigure, Run
 __all__ = ["Fig2", "Fig3", "Fig4", "Fig5", "Fig6", "Fig7", "Fig8", "Fig9", "Fig10",
            "Fig11", "Fig12", "FIGURES"]
 
-#: the paper's names of its policies (drawing.LABELS has none of them)
-_NAMES = {"ocorp": "OCORP", "ocorp-plus": "OCORP+", "ocorp-m": "OCORP+M", "srpt": "SRPT",
-          "srvf": "SRVF", "svf": "SVF", "srf": "SRF"}
 BASELINES = ("srpt", "srvf", "svf", "srf")
 #: the baselines the paper's headline compares OCORP with (Sec. VI-A: "SVF, SRVF and SRPT")
 _COMPARED = ("svf", "srvf", "srpt")
@@ -47,19 +44,6 @@ _DIFFERS = ("the packaged Google 2011 job set has 1,508 jobs over about 1,000 sl
             "longest job 771 slots), not the paper's 6,487 jobs over 10 h; the machine "
             "counts are not in the paper (one of each size here); Gamma is eq. (27) of "
             "the job set (3,797 for the full set), the paper fixes 4000")
-
-
-#: their colours (drawing's hash gives OCORP and SRVF the same one)
-_COLORS = {"ocorp": "tab:blue", "ocorp-m": "tab:blue", "srpt": "tab:red", "srvf": "tab:orange",
-           "svf": "tab:purple", "srf": "tab:green"}
-
-
-def _name(policy: str) -> str:
-    return _NAMES.get(policy, label(policy))
-
-
-def _color(policy: str) -> str:
-    return _COLORS.get(policy) or color(policy)
 
 
 @functools.lru_cache(maxsize=4)
@@ -198,8 +182,8 @@ class _Flowtime(_TraceRuns):
         for (pol, curve), g in table.groupby(["policy", "curve"], sort=False):
             frac = curve == "fractional"
             ax.plot(g["slot"], g["l2_flowtime"], lw=1.2, ls="--" if frac else "-",
-                    color="k" if frac else _color(pol),
-                    label=f"{_name(pol)}, fractional" if frac else _name(pol))
+                    color="k" if frac else color(pol),
+                    label=f"{label(pol)}, fractional" if frac else label(pol))
         ax.axhline(table["lower_bound"].iloc[0], color="0.5", lw=0.8, ls=":",
                    label="lower bound (f_j = p_j)")
         ax.set(xlabel="time slot (10 s)", ylabel="l2 norm of flowtime",
@@ -216,7 +200,7 @@ class _Flowtime(_TraceRuns):
         actual = fin.xs("actual", level="curve")
         frac = float(fin[(self.ours, "fractional")])
         ratio = frac / ours
-        name = _name(self.ours)
+        name = label(self.ours)
         return [
             Headline(f"here: {name} ends above the mean of SVF, SRVF and SRPT in the l2 "
                      f"flowtime (the paper: about {self.paper_gain}% below)",
@@ -228,7 +212,7 @@ class _Flowtime(_TraceRuns):
                      "(each job's flowtime at least its processing time)",
                      bool((actual >= lower - 1e-6).all()),
                      f"lower bound {lower:.0f}; " + ", ".join(
-                         f"{_name(p)} {v:.0f}" for p, v in actual.items())),
+                         f"{label(p)} {v:.0f}" for p, v in actual.items())),
             Headline(f"here: {name}'s fractional curve ends below its actual one, within "
                      f"30% of it (the paper: above it, tracking it closely)",
                      bool(0.7 < ratio < 1),
@@ -308,8 +292,8 @@ class _Unfinished(_TraceRuns):
         for pol, g in table.groupby("policy", sort=False):
             off = pol == "offered"
             ax.plot(g["slot"], g["work"], lw=1.2, ls=":" if off else "-",
-                    color="k" if off else _color(pol),
-                    label="offered work" if off else _name(pol))
+                    color="k" if off else color(pol),
+                    label="offered work" if off else label(pol))
         gamma = table.loc[table["policy"] == self.ours, "gamma"].iloc[0]
         ax.axvline(gamma, color="0.5", lw=0.8, ls="--", label=f"Gamma = {gamma:.0f}")
         ax.set(xlabel="time slot (10 s)", ylabel="work (core-slots)",
@@ -326,7 +310,7 @@ class _Unfinished(_TraceRuns):
         share_max = float((busy[self.ours] >= others).mean())
         share_min = float((busy[self.ours] <= busy.drop(columns=self.ours).min(axis=1)).mean())
         per = runs.drop_duplicates("policy").set_index("policy")
-        name = _name(self.ours)
+        name = label(self.ours)
         done, gamma = float(per.loc[self.ours, "done_by_gamma"]), per.loc[self.ours, "gamma"]
         out = [
             Headline(f"here: {name} carries the most unfinished work in most slots (the "
@@ -342,7 +326,7 @@ class _Unfinished(_TraceRuns):
             out.append(Headline(
                 "SRF has the shortest makespan of the four baselines (the paper: it serves "
                 "the long, small-demand jobs first)", bool(mk.idxmin() == "srf"),
-                ", ".join(f"{_name(p)} {v:.0f}" for p, v in mk.items())
+                ", ".join(f"{label(p)} {v:.0f}" for p, v in mk.items())
                 + f" slots; {name} {per.loc[self.ours, 'makespan']:.0f} (the paper: "
                   f"{name} about as short as SRF, 20% below SRPT and SVF)"))
         return out
@@ -412,8 +396,8 @@ class _Waiting(_TraceRuns):
             b = g.groupby("size_bin").agg(lo=("size_lo", "first"), hi=("size_hi", "first"),
                                           top=("waiting", "max"), low=("waiting", "min"))
             x = np.sqrt(b["lo"] * b["hi"])
-            ax.plot(x, b["top"], marker="o", ms=3, color=_color(pol), label=f"{_name(pol)}")
-            ax.plot(x, b["low"], ls="--", color=_color(pol))
+            ax.plot(x, b["top"], marker="o", ms=3, color=color(pol), label=f"{label(pol)}")
+            ax.plot(x, b["low"], ls="--", color=color(pol))
         ax.set_yscale("symlog", linthresh=1)
         ax.set_ylim(bottom=0)
         ax.set(xscale="log", xlabel="processing time (slots of 10 s)",
@@ -423,7 +407,7 @@ class _Waiting(_TraceRuns):
         ax.legend(loc="upper left", fontsize=8)
 
     def check(self, table: Any, params: dict[str, Any]) -> list[Headline]:
-        name = _name(self.ours)
+        name = label(self.ours)
         p = table["processing"]
         big = table[p >= p.quantile(0.9)]
         mean = big.groupby("policy")["waiting"].mean()
@@ -432,7 +416,7 @@ class _Waiting(_TraceRuns):
             f"SRPT (the paper: over 40% less for jobs over 20,000 s, which this trace window "
             f"does not have)",
             bool(mean[self.ours] > mean["svf"] and mean[self.ours] > mean["srpt"]),
-            "mean waiting (slots) " + ", ".join(f"{_name(q)} {v:.1f}"
+            "mean waiting (slots) " + ", ".join(f"{label(q)} {v:.1f}"
                                                 for q, v in mean.items()))]
         if self.srf_spread:
             b = table.groupby(["policy", "size_bin"])["waiting"].agg(["max", "min"])
@@ -441,7 +425,7 @@ class _Waiting(_TraceRuns):
                 "SRF's waiting times vary more among jobs of the same size than SVF's and "
                 "SRPT's (mean over size bins of the largest minus the smallest)",
                 bool(spread["srf"] > spread["svf"] and spread["srf"] > spread["srpt"]),
-                ", ".join(f"{_name(q)} {v:.1f}" for q, v in spread.items()) + " slots"))
+                ", ".join(f"{label(q)} {v:.1f}" for q, v in spread.items()) + " slots"))
         return out
 
 
@@ -482,15 +466,15 @@ def _alpha_name(policy: str, alpha: Any) -> str:
     import math
 
     if alpha is None or (isinstance(alpha, float) and math.isnan(alpha)):
-        return _name(policy)
-    return f"{_name(policy)}, alpha = {alpha:g}"
+        return label(policy)
+    return f"{label(policy)}, alpha = {alpha:g}"
 
 
 def _alpha_color(policy: str, alpha: Any) -> str:
     import math
 
     if alpha is None or (isinstance(alpha, float) and math.isnan(alpha)):
-        return _color(policy)
+        return color(policy)
     return {0.0: "tab:cyan", 10.0: "tab:olive", 100.0: "tab:pink"}.get(
         float(alpha), color(f"{policy}-{alpha:g}"))
 
@@ -689,18 +673,6 @@ class Fig7(_PerJob):
 # --- Fig. 11: demand misestimation ------------------------------------------------------
 
 
-def _declared(jobs: Any, cap: Any, sigma2: float, seed: int | None) -> Any:
-    """XLL21 VI-D: declared demands d_j (1 + X) (and m_j (1 + X)), X ~ N(0, sigma2) per
-    job, rounded up, 1 where not positive; capped at the largest machine so every job
-    still fits (the paper does not say what it did)."""
-    import numpy as np
-
-    rng = np.random.default_rng(seed)
-    x = rng.normal(0.0, np.sqrt(sigma2), jobs.n)
-    est = np.ceil(jobs.demand * (1 + x)[:, None])
-    return np.minimum(np.where(est > 0, est, 1), cap)
-
-
 class Fig11(PaperFigure):
     """XLL21 Sec. VI-D, Fig. 11: the l_2 flowtime when each job declares d_j (1 + X)
     cores (and m_j (1 + X) memory in 2D), X ~ N(0, sigma^2), sigma^2 from 0.2 to 1, five
@@ -729,13 +701,14 @@ class Fig11(PaperFigure):
     def compute(self, point: dict[str, Any], params: dict[str, Any],
                 seed: int | None) -> dict[str, Any]:
         import policies as P
-        from policies.preemptive import run_schedule
+        from policies.preemptive import misestimated_demands, run_schedule
         from theory.readers.trace_job_sets import xll21_cluster
 
         jobs = _job_set(params["max_jobs"], params["trace_seed"],
                         float(params["slot_seconds"]))
         machines = xll21_cluster(*params["machines"])
-        declared = _declared(jobs, machines.capacity.max(axis=0), point["sigma2"], seed)
+        declared = misestimated_demands(jobs, point["sigma2"],
+                                        cap=machines.capacity.max(axis=0), seed=seed)
         out: dict[str, Any] = {}
         for panel, (ours, memory) in self.panels.items():
             out[panel] = {}
@@ -766,7 +739,7 @@ class Fig11(PaperFigure):
                 h = h.sort_values("sigma2")
                 ax.errorbar(h["sigma2"], h["flowtime_lk.mean"],
                             yerr=h["flowtime_lk.ci"].fillna(0.0), marker="o", ms=3,
-                            capsize=2, color=_color(pol), label=_name(pol))
+                            capsize=2, color=color(pol), label=label(pol))
             # a t-interval of few draws can reach far beyond the means: clipped
             ax.set_ylim(0, 1.6 * float(g["flowtime_lk.mean"].max()))
             ax.set(xlabel="sigma^2 of the demand noise", ylabel="l2 norm of flowtime",
@@ -783,20 +756,20 @@ class Fig11(PaperFigure):
             wide = g.pivot(index="sigma2", columns="policy", values="flowtime_lk.mean")
             best = wide[list(BASELINES)].min(axis=1)
             ratio = wide[ours] / best
-            name = _name(ours)
+            name = label(ours)
             out.append(Headline(
                 f"here ({panel}): {name} stays above the best baseline at every sigma^2 (the "
                 f"paper: {'20% below SRVF at 0.8' if panel == '1D' else '20% below at 0.2'})",
                 bool((ratio > 1).all()),
                 ", ".join(f"{s:g}: {name} {wide.loc[s, ours]:.0f} / best "
-                          f"{_name(wide.loc[s, list(BASELINES)].astype(float).idxmin())} "
+                          f"{label(wide.loc[s, list(BASELINES)].astype(float).idxmin())} "
                           f"{best[s]:.0f}" for s in wide.index)))
             lo, hi = wide.index.min(), wide.index.max()
             rise = wide.loc[hi] / wide.loc[lo]
             out.append(Headline(
                 f"({panel}) misestimation costs every policy: each one's flowtime at "
                 f"sigma^2 = {hi:g} exceeds its flowtime at {lo:g}", bool((rise > 1).all()),
-                ", ".join(f"{_name(p)} x{v:.2f}" for p, v in rise.items())))
+                ", ".join(f"{label(p)} x{v:.2f}" for p, v in rise.items())))
         return out
 
 

@@ -50,7 +50,8 @@ import numpy as np
 
 from theory.job_sets import JobSet
 
-__all__ = ["AzureVMs", "azure2017_vms", "azure2017_job_set", "AZURE_SPLITS"]
+__all__ = ["AzureVMs", "azure2017_vms", "azure2017_job_set", "augment_resources",
+           "AZURE_SPLITS"]
 
 #: splits whose lifetimes are packaged, with their censoring times (seconds)
 AZURE_SPLITS = {"dev": 2_100_000, "test": 2_591_400}
@@ -235,3 +236,22 @@ def _job_set(vms: AzureVMs, idx: np.ndarray, arrival: np.ndarray, p: np.ndarray,
         raise ValueError(f"weights must have one entry per job ({idx.size}), got shape "
                          f"{w.shape}")
     return JobSet(arrival / unit, p / unit, demand, w, ids)
+
+
+def augment_resources(jobs: JobSet, resources: int, *,
+                      seed: int | np.random.Generator | None = None) -> JobSet:
+    """FL24 Sec. 7.5.3's synthetic resource types: for every new resource and every job
+    j, a job j' is drawn uniformly from the set, and j's demand for the new resource is
+    j''s CPU demand (resource 0). The paper's sentence gives it the other way round (j'
+    takes j's), which leaves j's own row without the new resource; this reading gives
+    every job one. Returns the job set with ``resources`` columns (its own first)."""
+    from theory.seeding import as_rng
+
+    if isinstance(resources, bool) or not isinstance(resources, int | np.integer) \
+            or resources < jobs.resources:
+        raise ValueError(f"resources must be an integer >= the job set's {jobs.resources}, "
+                         f"got {resources!r}")
+    drawn = jobs.demand[as_rng(seed).integers(0, jobs.n, (jobs.n, resources - jobs.resources)),
+                        0]
+    return JobSet(jobs.arrival, jobs.processing, np.column_stack([jobs.demand, drawn]),
+                  jobs.weight, jobs.ids)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from proofs_checks.figures import FIGURES, reproduce
-from proofs_checks.figures.fl24 import POLICIES, augment_resources, job_sets
+from proofs_checks.figures.fl24 import POLICIES, job_sets
+from theory.readers.azure import augment_resources
 
 
 @pytest.fixture(scope="module")
