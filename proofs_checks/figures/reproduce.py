@@ -93,8 +93,11 @@ class Reproduction:
             lines += ["", f"Differs from the paper: {self.figure.differs}"]
         return "\n".join(lines)
 
-    def _repr_png_(self) -> bytes:  # a notebook shows the figure itself
-        return self.files["png"].read_bytes()
+    def _ipython_display_(self) -> None:  # a notebook shows the figure and its verdicts
+        from IPython.display import Image, Markdown, display
+
+        display(Image(filename=str(self.files["png"])))
+        display(Markdown(self.markdown()))
 
 
 def _params(fig: PaperFigure, scale: str) -> dict[str, Any]:
