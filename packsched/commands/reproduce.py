@@ -89,6 +89,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except FigureRunsFailed as e:
         raise ComputationError(str(e)) from None
+    except ImportError as e:  # the figures extra is not installed
+        raise UsageError(str(e)) from None
     except ConnectionError as e:
         raise UsageError(str(e)) from None
     if args.json:

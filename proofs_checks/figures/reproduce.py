@@ -149,7 +149,12 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
     are kept, and the next call runs only the failed ones)."""
     import hashlib
 
-    from matplotlib.figure import Figure
+    try:
+        import pandas  # noqa: F401
+        from matplotlib.figure import Figure
+    except ImportError as e:
+        raise ImportError(f"reproducing a figure needs matplotlib and pandas ({e}): pip "
+                          f"install 'packsched[figures]'") from None
 
     from policies.executors import check_executor
     from policies.sweep_store import StoredTask, StoreError, SweepStore, run_into_store
