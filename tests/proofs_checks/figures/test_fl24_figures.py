@@ -7,20 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from proofs_checks.figures import FIGURES, reproduce
+from proofs_checks.figures import FIGURES
 from proofs_checks.figures.fl24 import POLICIES, job_sets
 from theory.readers.azure import augment_resources
 
 
-@pytest.fixture(scope="module")
-def quick(figure_out):
-    """The quick reproductions, shared with test_every_figure through ``figure_out``."""
-    cache: dict[str, object] = {}
+@pytest.fixture
+def quick_table(quick):
+    """A figure, its quick parameters and a copy of its CSV's frame to perturb."""
 
     def get(key):
-        if key not in cache:
-            cache[key] = reproduce(key, scale="quick", out=figure_out)
-        r = cache[key]
+        r = quick(key)
         return FIGURES[key], r.params, r.table.copy()
 
     return get
@@ -49,14 +46,14 @@ def _scale(table, curve, factor, where=None, columns=("awct",), key="curve"):
     return t
 
 
-def test_quick_headlines_hold(quick):
+def test_quick_headlines_hold(quick_table):
     for key in (f"fl24-fig{i}" for i in range(1, 8)):
-        fig, params, table = quick(key)
+        fig, params, table = quick_table(key)
         assert all(h.holds for h in fig.check(table, params)), key
 
 
-def test_fig1_fails_when_erf_sorts_best_or_weights_matter(quick):
-    fig, params, table = quick("fl24-fig1")
+def test_fig1_fails_when_erf_sorts_best_or_weights_matter(quick_table):
+    fig, params, table = quick_table("fl24-fig1")
     bad = _swap(table, "erf", "wsjf", "curve")
     assert _failing(fig, bad, params, ["ERF has the highest"])
     assert _failing(fig, bad, params, ["WSJF and WSVF"])
@@ -65,8 +62,8 @@ def test_fig1_fails_when_erf_sorts_best_or_weights_matter(quick):
     assert _failing(fig, _scale(table, "wsjf", 1.05), params, ["weighted and unweighted"])
 
 
-def test_fig2_fails_on_the_papers_threefold_gap(quick):
-    fig, params, table = quick("fl24-fig2")
+def test_fig2_fails_on_the_papers_threefold_gap(quick_table):
+    fig, params, table = quick_table("fl24-fig2")
     last = max(table["jobs"])
     worse = _scale(table, "mris-greedy", 3.0, lambda t: t["jobs"] == last,
                    ("awct", "ratio_to_mris"))
@@ -77,16 +74,16 @@ def test_fig2_fails_on_the_papers_threefold_gap(quick):
     assert _failing(fig, worse, params, ["smallest N"])
 
 
-def test_fig3_fails_when_mris_and_tetris_trade_places(quick):
-    fig, params, table = quick("fl24-fig3")
+def test_fig3_fails_when_mris_and_tetris_trade_places(quick_table):
+    fig, params, table = quick_table("fl24-fig3")
     bad = _swap(table, "mris", "tetris", "curve")
     assert _failing(fig, bad, params, ["few jobs"])
     assert _failing(fig, bad, params, ["many jobs"])
     assert _failing(fig, _scale(table, "bf-exec", 1.2), params, ["perform similarly"])
 
 
-def test_fig4_fails_when_mris_loses_with_few_machines(quick):
-    fig, params, table = quick("fl24-fig4")
+def test_fig4_fails_when_mris_loses_with_few_machines(quick_table):
+    fig, params, table = quick_table("fl24-fig4")
     assert _failing(fig, _swap(table, "mris", "ca-pq", "curve"), params, ["fewest machines"])
     # MRIS ahead, but not by the paper's margin
     m1 = min(table["machines"])
@@ -96,8 +93,8 @@ def test_fig4_fails_when_mris_loses_with_few_machines(quick):
     assert _failing(fig, _swap(table, "mris", "pq-wsjf", "curve"), params, ["most machines"])
 
 
-def test_fig5_fails_on_swapped_delays(quick):
-    fig, params, table = quick("fl24-fig5")
+def test_fig5_fails_on_swapped_delays(quick_table):
+    fig, params, table = quick_table("fl24-fig5")
     assert _failing(fig, _swap(table, "mris", "tetris", "policy"), params, ["soon after"])
     assert _failing(fig, _swap(table, "mris", "ca-pq", "policy"), params, ["CA-PQ has the worst"])
     t = table.copy()
@@ -105,16 +102,16 @@ def test_fig5_fails_on_swapped_delays(quick):
     assert _failing(fig, t, params, ["at their release"])
 
 
-def test_fig6_fails_when_mris_suffers_most(quick):
-    fig, params, table = quick("fl24-fig6")
+def test_fig6_fails_when_mris_suffers_most(quick_table):
+    fig, params, table = quick_table("fl24-fig6")
     assert _failing(fig, _swap(table, "mris", "tetris", "curve"), params, ["TETRIS's AWCT rises"])
     top = max(table["resources"])
     bad = _scale(table, "pq-wsjf", 1.5, lambda t: t["resources"] == top)
     assert _failing(fig, bad, params, ["PQ-WSJF and BF-EXEC rise less"])
 
 
-def test_fig7_fails_without_patience(quick):
-    fig, params, table = quick("fl24-fig7")
+def test_fig7_fails_without_patience(quick_table):
+    fig, params, table = quick_table("fl24-fig7")
     t = table.copy()
     t.loc[(t["policy"] == "mris") & (t["job"] == 0), "start"] = 0.0
     assert _failing(fig, t, params, ["commit to the long job"])

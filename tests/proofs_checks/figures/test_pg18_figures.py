@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from proofs_checks.figures import FIGURES, reproduce
+from proofs_checks.figures import FIGURES
 
 
-def _table(key, figure_out):
-    r = reproduce(key, scale="quick", out=figure_out)
+def _table(quick, key):
+    r = quick(key)
     return FIGURES[key], r.params, r.table.copy()
 
 
@@ -32,8 +32,8 @@ def _swap(table, a, b, column="policy"):
 
 # -- the headlines can fail -------------------------------------------------------------
 
-def test_fig1b_fails_when_bf_is_stable_or_rms_unstable(figure_out):
-    fig, params, t = _table("pg18-fig1b", figure_out)
+def test_fig1b_fails_when_bf_is_stable_or_rms_unstable(quick):
+    fig, params, t = _table(quick, "pg18-fig1b")
     assert all(_holds(fig, t, params).values())
     flipped = t.copy()
     flipped.loc[flipped["curve"] == "bf", "verdict"] = "stable"
@@ -46,8 +46,8 @@ def test_fig1b_fails_when_bf_is_stable_or_rms_unstable(figure_out):
     assert _failing(fig, fifo, params, ["earliest-arrived"])
 
 
-def test_fig2_fails_when_the_clock_does_not_help(figure_out):
-    fig, params, t = _table("pg18-fig2", figure_out)
+def test_fig2_fails_when_the_clock_does_not_help(quick):
+    fig, params, t = _table(quick, "pg18-fig2")
     assert all(_holds(fig, t, params).values())
     fast = t["clock"] == t["clock"].max()
     one = fast & (t["panel"] == "a") & (t["servers"] == t["servers"].min())
@@ -70,22 +70,22 @@ def test_fig2_fails_when_the_clock_does_not_help(figure_out):
     assert _failing(fig, flat, params, ["(b) the clock has to scale"])
 
 
-def test_fig3_fails_when_a_variant_is_worse(figure_out):
-    fig, params, t = _table("pg18-fig3", figure_out)
+def test_fig3_fails_when_a_variant_is_worse(quick):
+    fig, params, t = _table(quick, "pg18-fig3")
     assert all(_holds(fig, t, params).values())
     assert _failing(fig, _swap(t, "rms", "rms-rf"), params, ["RMS-RF has a smaller"])
     assert _failing(fig, _swap(t, "rms-bf", "rms-bf-ad"), params, ["RMS-BF-AD has"])
     assert _failing(fig, _swap(t, "rms", "rms-ad"), params, ["RMS-AD has"])
 
 
-def test_fig4_fails_when_jsq_is_better(figure_out):
-    fig, params, t = _table("pg18-fig4", figure_out)
+def test_fig4_fails_when_jsq_is_better(quick):
+    fig, params, t = _table(quick, "pg18-fig4")
     assert all(_holds(fig, t, params).values())
     assert _failing(fig, _swap(t, "rms", "rms-jsq"), params, ["RMS+JSQ"])
 
 
-def test_fig5_fails_on_a_wrong_ranking_or_verdict(figure_out):
-    fig, params, t = _table("pg18-fig5", figure_out)
+def test_fig5_fails_on_a_wrong_ranking_or_verdict(quick):
+    fig, params, t = _table(quick, "pg18-fig5")
     assert all(_holds(fig, t, params).values())
     assert _failing(fig, _swap(t, "rms-rf-ad-plus", "mws"), params, ["RMS-RF-AD+ has"])
     assert _failing(fig, _swap(t, "bf", "rms-rf-ad-plus"), params, ["BF has the smallest"])
@@ -99,8 +99,8 @@ def test_fig5_fails_on_a_wrong_ranking_or_verdict(figure_out):
     assert _failing(fig, bad, params, ["no run of theirs"])
 
 
-def test_fig6_fails_when_the_trends_are_wrong(figure_out):
-    fig, params, t = _table("pg18-fig6", figure_out)
+def test_fig6_fails_when_the_trends_are_wrong(quick):
+    fig, params, t = _table(quick, "pg18-fig6")
     assert all(_holds(fig, t, params).values())
     big = t["servers"] == t["servers"].max()
     grown = t.copy()
@@ -117,8 +117,8 @@ def test_fig6_fails_when_the_trends_are_wrong(figure_out):
     assert not _failing(fig, v, params, ["MWR is unstable"])
 
 
-def test_fig7_fails_on_lost_tasks_or_flat_arrivals(figure_out):
-    fig, params, t = _table("pg18-fig7", figure_out)
+def test_fig7_fails_on_lost_tasks_or_flat_arrivals(quick):
+    fig, params, t = _table(quick, "pg18-fig7")
     assert all(_holds(fig, t, params).values())
     assert _failing(fig, t.iloc[1:], params, ["count every task"])
     flat = t.copy()
@@ -126,8 +126,8 @@ def test_fig7_fails_on_lost_tasks_or_flat_arrivals(figure_out):
     assert _failing(fig, flat, params, ["bursty"])
 
 
-def test_fig8_fails_when_the_ranking_changes(figure_out):
-    fig, params, t = _table("pg18-fig8", figure_out)
+def test_fig8_fails_when_the_ranking_changes(quick):
+    fig, params, t = _table(quick, "pg18-fig8")
     assert all(_holds(fig, t, params).values())
     assert _failing(fig, _swap(t, "rms", "rms-ad"), params, ["adaptive variants"])
     assert _failing(fig, _swap(t, "rms-rf-ad", "rms-rf-ad-plus"), params,

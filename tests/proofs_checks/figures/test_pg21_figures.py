@@ -3,23 +3,7 @@ result, and the scales are the paper's settings (Fig. 3b, 4a/4b, 5)."""
 
 from __future__ import annotations
 
-import pytest
-
-from proofs_checks.figures import reproduce
 from proofs_checks.figures.pg21 import FIG4_SIZES, FIG5_POLICIES, Fig3b, Fig4, Fig5
-
-
-@pytest.fixture(scope="module")
-def quick(figure_out):
-    """The quick reproductions, shared with test_every_figure through ``figure_out``."""
-    cache: dict[str, object] = {}
-
-    def get(key):
-        if key not in cache:
-            cache[key] = reproduce(key, scale="quick", out=figure_out)
-        return cache[key]
-
-    return get
 
 
 def _holds(r, table, start):

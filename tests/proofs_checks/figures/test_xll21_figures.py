@@ -8,19 +8,6 @@ import pytest
 from proofs_checks.figures import FigureError, figure, reproduce
 
 
-@pytest.fixture(scope="module")
-def quick(figure_out):
-    """The quick reproductions, shared with test_every_figure through ``figure_out``."""
-    cache: dict[str, object] = {}
-
-    def get(key):
-        if key not in cache:
-            cache[key] = reproduce(key, scale="quick", out=figure_out)
-        return cache[key]
-
-    return get
-
-
 def _holds(r, table, part):
     """Whether the one headline whose statement contains ``part`` holds on ``table``."""
     heads = r.figure.check(table, r.params)
