@@ -263,8 +263,30 @@ def test_the_pooled_verdict_rule():
     # significant but below the threshold of 1% of the arriving work: not unstable
     assert pooled_verdict([0.004, 0.005, 0.0045, 0.0048, 0.0052])["verdict"] == "stable"
     one = pooled_verdict([0.3, None, float("nan")])
-    assert one == {"verdict": "inconclusive", "drift": 0.3, "drift_ci": None, "judged": 1}
+    assert one == {"verdict": "inconclusive", "drift": 0.3, "drift_ci": None, "judged": 1,
+                   "unanimous": False}
     # more replications narrow the interval: a drift single runs cannot place is placed
     few, many = [0.002, 0.02, -0.012], [0.002, 0.02, -0.012] * 12
     assert pooled_verdict(few)["verdict"] == "inconclusive"
     assert pooled_verdict(many)["verdict"] == "stable"
+
+
+def test_unanimous_runs_decide_a_pool_their_spread_leaves_open():
+    """Three runs each judged unstable at the detector's 99%, growing at very different
+    rates: the pooled interval reaches below 0, the unanimous verdict decides; runs that
+    disagree, or a missing verdict, leave it open; a decided pool is never overturned."""
+    from policies import pooled_verdict
+
+    drifts = [0.02, 0.2, 0.05]
+    assert pooled_verdict(drifts)["verdict"] == "inconclusive"
+    out = pooled_verdict(drifts, verdicts=["unstable"] * 3)
+    assert out["verdict"] == "unstable" and out["unanimous"]
+    assert pooled_verdict(drifts, verdicts=["unstable", "unstable", "inconclusive"]
+                          )["verdict"] == "inconclusive"
+    # a run without a drift is not judged, and its verdict does not count
+    assert pooled_verdict([0.02, 0.2, None], verdicts=["unstable", "unstable", "stable"]
+                          )["verdict"] == "unstable"
+    calm = pooled_verdict([0.001, -0.002, 0.0005], verdicts=["stable"] * 3)
+    assert calm["verdict"] == "stable" and not calm["unanimous"]
+    with pytest.raises(ValueError, match="2 verdicts for 3 drifts"):
+        pooled_verdict(drifts, verdicts=["unstable"] * 2)
