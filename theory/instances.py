@@ -8,6 +8,13 @@ server type of its ref. [19]).
 The numbers are kept as the paper prints them, in decimal text, so that an exact
 reader gets 17.1 = 171/10 (``sizes(exact=True)``) and a simulator gets plain numbers
 (``sizes()``: ``[[15, 8, 1690], [17.1, 6.5, 420], [7, 20, 1690]]``).
+
+:func:`patience_instance` is FL24 Sec. 7.5.4's "exercising patience" instance (Fig. 7):
+one long job that takes the whole machine at time 0, then many small jobs just after it,
+the situation of FL24 Sec. 4 (Lemma 4.1) in which a policy that starts whatever fits pays
+for committing the machine. The paper gives the long job's length (14) and the number of
+jobs (2,500) but neither the small jobs' distributions nor a seed; those are the
+library's, drawn with :data:`PATIENCE_SEED` unless a seed is given.
 """
 
 from __future__ import annotations
@@ -16,8 +23,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-__all__ = ["InstanceTable", "EC2_TABLE_I"]
+if TYPE_CHECKING:
+    from theory.job_sets import JobSet
+
+__all__ = ["InstanceTable", "EC2_TABLE_I", "patience_instance", "PATIENCE_SEED"]
+
+#: the seed :func:`patience_instance` draws its small jobs with unless given one (the
+#: instance of the check ``FL24.Patience`` and of the figure ``fl24-fig7``)
+PATIENCE_SEED = 0
 
 
 def _read(texts: tuple[str, ...], exact: bool) -> list[Fraction | int | float]:
@@ -78,3 +93,36 @@ EC2_TABLE_I = InstanceTable(
     }),
     server=("90", "90", "5000"),
 )
+
+
+def patience_instance(n: int, seed: int = PATIENCE_SEED, R: int = 2) -> JobSet:
+    """FL24 Sec. 7.5.4 (Fig. 7), "exercising patience": one machine; at time 0 a job of
+    length 14 taking the whole machine (demand 1 in each of the ``R`` resources), then
+    ``n - 1`` small jobs, released shortly after it, with small random demands.
+
+    The paper states the long job's length and N = 2,500 jobs, not how the small jobs are
+    drawn; here, with ``np.random.default_rng(seed)``: releases uniform in (0.01, 0.5)
+    (sorted), lengths uniform in (0.1, 1), demands uniform in (0.001, 0.02) per resource,
+    unit weights. A policy that starts what fits (PQ, TETRIS, BF-EXEC; FL24 Sec. 4,
+    Lemma 4.1) starts the long job at 0 and makes every small job wait behind it; MRIS
+    (Algorithm 1) considers only jobs with p_j <= gamma_k, so it runs the small ones
+    first.
+
+    >>> jobs = patience_instance(5)
+    >>> jobs.n, jobs.resources, float(jobs.processing[0]), jobs.demand[0].tolist()
+    (5, 2, 14.0, [1.0, 1.0])
+    >>> bool(jobs.arrival[0] == 0 and (jobs.arrival[1:] > 0.01).all())
+    True
+    """
+    import numpy as np  # here, so that reading EC2_TABLE_I stays free of numpy
+
+    from theory.job_sets import JobSet
+
+    for name, v in (("n", n), ("R", R)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
+            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    rng = np.random.default_rng(seed)
+    arrival = np.concatenate([[0.0], np.sort(rng.uniform(0.01, 0.5, n - 1))])
+    processing = np.concatenate([[14.0], rng.uniform(0.1, 1.0, n - 1)])
+    demand = np.vstack([np.ones((1, R)), rng.uniform(0.001, 0.02, (n - 1, R))])
+    return JobSet(arrival, processing, demand)

@@ -29,7 +29,9 @@ and a binned lifetime; files ``theory/data/azure2017_*`` (provenance in
   (``time_unit="seconds"``).
 * **downsampling** (FL24 Sec. 7.1): jobs sorted by release, every f-th one from offset
   Delta in [0, f) (``every=f``, ``offset=Delta``), or ``jobs=N`` for f = floor(total / N)
-  and the first N of those.
+  and the first N of those. :func:`usable_vms` is the total (631,807 with the defaults),
+  :func:`downsample_every` f, and :func:`downsample_offsets` draws the offsets Delta of
+  the paper's sampled job sets without replacement from [0, f).
 * **oversampling** (``resample=True`` with ``jobs=N``): N draws with replacement, with
   ``seed``, from the VMs kept (631,807 with the defaults), each draw taking a VM's
   flavour, lifetime and 300-s bin together and a release uniform in that bin. This
@@ -51,7 +53,7 @@ import numpy as np
 from theory.job_sets import JobSet
 
 __all__ = ["AzureVMs", "azure2017_vms", "azure2017_job_set", "augment_resources",
-           "AZURE_SPLITS"]
+           "usable_vms", "downsample_every", "downsample_offsets", "AZURE_SPLITS"]
 
 #: splits whose lifetimes are packaged, with their censoring times (seconds)
 AZURE_SPLITS = {"dev": 2_100_000, "test": 2_591_400}
@@ -168,6 +170,60 @@ def _read(split: str) -> AzureVMs:
     for a in vars(out).values():
         a.setflags(write=False)
     return out
+
+
+def _check_censored(censored: str) -> None:
+    if censored not in ("drop", "lower-bound"):
+        raise ValueError(f"censored must be 'drop' or 'lower-bound', got {censored!r}")
+
+
+def _positive_int(name: str, v: object) -> int:
+    if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
+        raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    return int(v)
+
+
+def usable_vms(split: str = "both", censored: str = "drop") -> int:
+    """The VMs :func:`azure2017_job_set` samples from with these options: every VM of the
+    split, less the censored ones with ``censored="drop"`` (631,807 of the 669,435 VMs of
+    ``"both"``). FL24 Sec. 7.1 downsamples its trace's VMs by f = floor(usable / N)."""
+    _check_censored(censored)
+    vms = azure2017_vms(split)
+    return int(np.count_nonzero(~vms.censored)) if censored == "drop" else vms.n
+
+
+def downsample_every(jobs: int, split: str = "both", censored: str = "drop") -> int:
+    """FL24 Sec. 7.1's step f = floor(usable / N) for a job set of N = ``jobs`` VMs: every
+    f-th VM in release order from an offset Delta in [0, f) (:func:`azure2017_job_set`
+    with ``jobs=N``, ``offset=Delta``). Raises ValueError when the trace holds fewer than N
+    usable VMs (draw with replacement instead: ``resample=True``)."""
+    n = _positive_int("jobs", jobs)
+    usable = usable_vms(split, censored)
+    if n > usable:
+        raise ValueError(f"the trace has {usable:,} usable VMs, fewer than jobs={n:,}: "
+                         f"downsampling cannot give that many (resample=True draws them "
+                         f"with replacement)")
+    return usable // n
+
+
+def downsample_offsets(jobs: int, sets: int, *, seed: int, split: str = "both",
+                       censored: str = "drop") -> list[int]:
+    """The offsets Delta of FL24 Sec. 7.1's sampled job sets of N = ``jobs`` VMs: drawn
+    without replacement from [0, f), f = :func:`downsample_every` (the paper samples ten
+    job sets so), so ``min(sets, f)`` of them (9 at N = 64,000 here), in increasing order.
+    Drawn with ``np.random.default_rng([seed, jobs])``, so each N has its own offsets and
+    the same ``seed`` gives the same ones. Each offset's job set is
+    ``azure2017_job_set(jobs=N, offset=Delta, split=split, censored=censored)``.
+
+    >>> downsample_offsets(64000, 10, seed=2024)
+    [0, 1, 2, 3, 4, 5, 6, 7, 8]
+    """
+    n, k = _positive_int("jobs", jobs), _positive_int("sets", sets)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    f = downsample_every(n, split, censored)
+    rng = np.random.default_rng([int(seed), n])
+    return sorted(int(x) for x in rng.choice(f, size=min(k, f), replace=False))
 
 
 def azure2017_job_set(*, jobs: int | None = None, every: int | None = None, offset: int = 0,

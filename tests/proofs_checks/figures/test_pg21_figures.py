@@ -83,6 +83,10 @@ def test_fig4_table_has_pooled_verdicts_and_intervals(quick):
     assert (t["runs"] == r.params["replications"]).all()
     assert t["verdict"].isin(["stable", "unstable", "inconclusive"]).all()
     assert (t["mean_queue_ci"] >= 0).all()
+    # the library's pooled verdict: a pool the interval leaves open, with the runs' own
+    # verdicts unanimous, takes that verdict (two replications: one degree of freedom)
+    assert (t.loc[t["unanimous"], "verdict"] != "inconclusive").all()
+    assert t["unanimous"].any()
 
 
 # -- Fig. 5 -------------------------------------------------------------------------------
@@ -92,8 +96,38 @@ def test_fig5_fails_when_fifo_ff_and_bf_js_swap(quick):
     r = quick("pg21-fig5")
     assert r.holds
     t = _swap(r.table, "policy", "fifo-ff", "bf-js")
-    assert not _holds(r, t, "BF-J/S and VQS-BF have the two smallest")
+    assert not _holds(r, t, "above traffic scaling 1, BF-J/S and VQS-BF have the two smallest")
     assert not _holds(r, t, "at the largest traffic scaling")
+
+
+def test_fig5_two_smallest_fails_when_fifo_ff_leads_at_one_scaling_above_1(quick):
+    r = quick("pg21-fig5")
+    t = r.table.copy()
+    mid = t["traffic_scaling"] == sorted(set(t["traffic_scaling"]))[1]
+    best = t.loc[mid & t["policy"].isin(["bf-js", "vqs-bf"]), "mean_queue"].max()
+    t.loc[mid & (t["policy"] == "fifo-ff"), "mean_queue"] = best  # a tie is no advantage
+    assert not _holds(r, t, "above traffic scaling 1, BF-J/S and VQS-BF have the two smallest")
+    assert _holds(r, t, "at the largest traffic scaling")
+
+
+def test_fig5_scaling_1_is_not_judged(quick):
+    """The paper claims the advantage as traffic scaling increases: at scaling 1 the
+    policies may be level, even all with empty queues (0 / 0), and nothing fails."""
+    r = quick("pg21-fig5")
+    t = r.table.copy()
+    t.loc[t["traffic_scaling"] == 1, "mean_queue"] = 0.0
+    assert all(h.holds for h in r.figure.check(t, r.params)), \
+        [(h.statement, h.measured) for h in r.figure.check(t, r.params) if not h.holds]
+
+
+def test_fig5_advantage_growth_fails_when_it_is_largest_at_scaling_1(quick):
+    r = quick("pg21-fig5")
+    t = r.table.copy()
+    low = t["traffic_scaling"] == 1
+    best = t.loc[low & t["policy"].isin(["bf-js", "vqs-bf"]), "mean_queue"].max()
+    t.loc[low & t["policy"].isin(["vqs", "fifo-ff"]), "mean_queue"] = 3 * best
+    assert not _holds(r, t, "BF-J/S's and VQS-BF's advantage grows")
+    assert _holds(r, t, "at the largest traffic scaling")
 
 
 def test_fig5_clear_advantage_fails_when_the_others_close_in(quick):
@@ -102,7 +136,7 @@ def test_fig5_clear_advantage_fails_when_the_others_close_in(quick):
     top = t["traffic_scaling"] == t["traffic_scaling"].max()
     best = t.loc[top & t["policy"].isin(["bf-js", "vqs-bf"]), "mean_queue"].max()
     t.loc[top & t["policy"].isin(["vqs", "fifo-ff"]), "mean_queue"] = 1.2 * best
-    assert _holds(r, t, "BF-J/S and VQS-BF have the two smallest")
+    assert _holds(r, t, "above traffic scaling 1, BF-J/S and VQS-BF have the two smallest")
     assert not _holds(r, t, "at the largest traffic scaling")
 
 
@@ -112,6 +146,43 @@ def test_fig5_small_advantage_fails_when_vqs_bf_is_behind(quick):
     rows = (t["policy"] == "vqs-bf") & (t["traffic_scaling"] > 1)
     t.loc[rows, "mean_queue"] *= 1.1
     assert not _holds(r, t, "VQS-BF has a small, consistent advantage")
+
+
+def test_fig5_small_advantage_fails_on_a_tie(quick):
+    r = quick("pg21-fig5")
+    t = r.table.copy()
+    top = t["traffic_scaling"] == t["traffic_scaling"].max()
+    bf = t.loc[top & (t["policy"] == "bf-js"), "mean_queue"].iloc[0]
+    t.loc[top & (t["policy"] == "vqs-bf"), "mean_queue"] = bf
+    assert not _holds(r, t, "VQS-BF has a small, consistent advantage")
+
+
+# -- drawn from the CSV alone --------------------------------------------------------------
+
+
+def test_every_figure_draws_from_the_table_alone(quick):
+    """draw() takes its titles and ticks from the CSV frame, not from the parameters."""
+    from matplotlib.figure import Figure
+
+    for key in ("pg21-fig3a", "pg21-fig3b", "pg21-fig4", "pg21-fig5"):
+        r = quick(key)
+        image = Figure()
+        r.figure.draw(r.table, {}, image)
+        titles = " ".join(ax.get_title() for ax in image.axes)
+        assert titles and image.axes
+
+
+def test_fig4_titles_come_from_the_table(quick):
+    from matplotlib.figure import Figure
+
+    r = quick("pg21-fig4")
+    t = r.table.copy()
+    t["servers"] = 7
+    t.loc[t["panel"] == "4b", "size_low"] = 0.2
+    image = Figure()
+    r.figure.draw(t, {}, image)
+    assert "L = 7" in image.get_suptitle()
+    assert "U[0.2, 0.9]" in image.axes[1].get_title()
 
 
 # -- scales -------------------------------------------------------------------------------
