@@ -114,6 +114,20 @@ class ScheduleResult(JobSetResult, family="xll21-preemptive", frames=("jobs", "s
         np.add.at(acc, self.completion[fin].astype(np.int64), (f / top) ** self.k)
         return top * np.cumsum(acc)[1:] ** (1 / self.k)
 
+    def fractional_lk_series(self) -> np.ndarray:
+        """(sum_j of eq. (5) over slots 1..t)^(1/k) for every slot t = 1..T: the
+        fractional flowtime accumulated by each slot (XLL21 Fig. 2's fractional curve),
+        from the record with the rates the jobs progressed at (at most 1, never past p_j,
+        as the run counts them); its last value is :meth:`fractional_lk` of a finished
+        run."""
+        from theory.fractional_flowtime import per_slot_cost
+
+        p = self.jobs.processing.astype(float)
+        done = np.minimum(np.cumsum(np.minimum(self.rates(), 1.0), axis=1), p[:, None])
+        y = np.diff(done, axis=1, prepend=0.0)
+        cost = per_slot_cost(y, self.jobs.arrival, p, self.k)
+        return np.cumsum(cost) ** (1 / self.k)
+
     def rates(self) -> np.ndarray:
         """Dense y_j(t) = sum_i u_j^i(t) / d_j, shape (N, T) (for small runs)."""
         job, _machine, cores, slot = self.record

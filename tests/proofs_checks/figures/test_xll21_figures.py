@@ -31,21 +31,25 @@ def test_flowtime_headline_fails_when_ours_and_srvf_swap(quick, key, ours):
     r = quick(key)
     assert r.holds
     t = _swap(r.table, "policy", ours, "srvf", rows=lambda t: t["curve"] == "actual")
-    assert not _holds(r, t, "ends above the mean of SVF, SRVF and SRPT")
-    assert _holds(r, t, "at or above the lower bound")
+    assert not _holds(r, t, "ends above the mean of")
 
 
-@pytest.mark.parametrize("key", ["xll21-fig2", "xll21-fig8"])
-def test_flowtime_lower_bound_fails_when_raised_over_a_curve(quick, key):
-    r = quick(key)
+def test_fig8_compares_with_all_four_baselines(quick):
+    # the paper's 24% for Fig. 8 is against "other baseline schemes", SRF included: a run
+    # below SRF's alone (the best baseline) but above the mean of the other three fails
+    r = quick("xll21-fig8")
+    assert "mean of SRPT, SRVF, SVF and SRF" in r.headlines[0].measured
     t = r.table.copy()
-    t["lower_bound"] = 1.5 * t.loc[t["policy"] == "srf", "l2_flowtime"].max()
-    assert not _holds(r, t, "at or above the lower bound")
+    act = t["curve"] == "actual"
+    last = t[act].sort_values("slot").groupby("policy").tail(1).set_index("policy")
+    mean4 = last.loc[["srpt", "srvf", "svf", "srf"], "l2_flowtime"].mean()
+    t.loc[act & (t["policy"] == "srf"), "l2_flowtime"] = 10 * mean4
+    assert not _holds(r, t, "ends above the mean of")
+    assert len(r.headlines) == 1  # Fig. 8's text makes no claim on the fractional curve
 
 
-@pytest.mark.parametrize("key", ["xll21-fig2", "xll21-fig8"])
-def test_fractional_headline_fails_when_the_curve_is_raised(quick, key):
-    r = quick(key)
+def test_fig2_fractional_headline_fails_when_the_curve_is_raised(quick):
+    r = quick("xll21-fig2")
     t = r.table.copy()
     t.loc[t["curve"] == "fractional", "l2_flowtime"] *= 1.5
     assert not _holds(r, t, "fractional curve ends below")
@@ -59,7 +63,7 @@ def test_unfinished_headline_fails_when_ours_and_srf_swap(quick, key, ours):
     r = quick(key)
     assert r.holds
     t = _swap(r.table, "policy", ours, "srf")
-    assert not _holds(r, t, "carries the most unfinished work")
+    assert not _holds(r, t, "carries more unfinished work")
 
 
 @pytest.mark.parametrize("key,ours", [("xll21-fig3", "ocorp"), ("xll21-fig9", "ocorp-m")])
@@ -67,7 +71,7 @@ def test_gamma_headline_fails_when_jobs_finish_late(quick, key, ours):
     r = quick(key)
     t = r.table.copy()
     t.loc[t["policy"] == ours, "done_by_gamma"] = 0.6
-    assert not _holds(r, t, "most jobs complete by Gamma")
+    assert not _holds(r, t, "complete by Gamma")
 
 
 def test_fig3_srf_makespan_fails_when_srf_finishes_last(quick):
@@ -75,6 +79,20 @@ def test_fig3_srf_makespan_fails_when_srf_finishes_last(quick):
     t = r.table.copy()
     t.loc[t["policy"] == "srf", "makespan"] = t["makespan"].max() + 1
     assert not _holds(r, t, "SRF has the shortest makespan")
+
+
+def test_fig3_ocorp_makespan_fails_as_under_eq27(quick):
+    # eq. (27)'s Gamma paces OCORP to 1,607 slots, the longest makespan of all
+    r = quick("xll21-fig3")
+    assert _holds(r, r.table, "makespan is comparable to SRF's")
+    t = r.table.copy()
+    t.loc[t["policy"] == "ocorp", "makespan"] = 1607
+    assert not _holds(r, t, "makespan is comparable to SRF's")
+    # level with SRF but no faster than SVF and SRPT: fails too
+    t = r.table.copy()
+    srf = float(t.loc[t["policy"] == "srf", "makespan"].iloc[0])
+    t.loc[t["policy"].isin(["svf", "srpt"]), "makespan"] = srf
+    assert not _holds(r, t, "makespan is comparable to SRF's")
 
 
 # -- Figs. 4 and 10: waiting time by size ---------------------------------------------------
@@ -87,12 +105,33 @@ def test_waiting_headline_fails_when_ours_and_srpt_swap(quick, key, ours):
     assert not _holds(r, _swap(r.table, "policy", ours, "srpt"), "longest 10% of jobs")
 
 
+def test_waiting_claims_are_each_figures_own(quick):
+    fig4, fig10 = quick("xll21-fig4"), quick("xll21-fig10")
+    assert "20,000 s" in fig4.headlines[0].statement
+    assert "20,000 s" not in fig10.headlines[0].statement
+    assert "smaller waiting time for big jobs" in fig10.headlines[0].statement
+
+
+def test_fig10_fails_when_one_baseline_makes_big_jobs_wait_longer(quick):
+    r = quick("xll21-fig10")
+    t = r.table.copy()
+    t.loc[t["policy"] == "srf", "waiting"] += 10_000
+    assert not _holds(r, t, "longest 10% of jobs")
+
+
 def test_fig4_srf_spread_fails_when_srf_waits_like_svf(quick):
     r = quick("xll21-fig4")
     t = r.table.copy()
     svf = t.loc[t["policy"] == "svf", "waiting"].to_numpy()
     t.loc[t["policy"] == "srf", "waiting"] = svf
     assert not _holds(r, t, "SRF's waiting times vary more")
+
+
+@pytest.mark.parametrize("other", ["ocorp", "srvf"])
+def test_fig4_srf_spread_fails_when_srf_and_another_swap(quick, other):
+    # the paper compares SRF with all four others: SRVF's spread and OCORP's count
+    r = quick("xll21-fig4")
+    assert not _holds(r, _swap(r.table, "policy", "srf", other), "SRF's waiting times vary more")
 
 
 # -- Figs. 5-7: OCORP+ ----------------------------------------------------------------------
@@ -137,9 +176,21 @@ def test_fig7_fails_when_migrations_outnumber_preemptions(quick):
     assert not _holds(r, t, "migrations are rarer than preemptions")
 
 
-def test_fig7_fails_when_alphas_swap(quick):
+def test_fig7_longest_jobs_fail_when_alphas_swap(quick):
     r = quick("xll21-fig7")
-    assert not _holds(r, _swap(r.table, "alpha", 0.0, 100.0), "trades preemptions for migrations")
+    t = _swap(r.table, "alpha", 0.0, 100.0)
+    assert not _holds(r, t, "alpha = 0 migrates least")
+    t = _swap(r.table, "alpha", 10.0, 100.0)
+    assert _holds(r, t, "alpha = 0 migrates least")
+    assert not _holds(r, t, "eventually cuts migrations")
+
+
+def test_fig7_longest_jobs_never_migrating_is_no_division_by_zero(quick):
+    r = quick("xll21-fig7")
+    t = r.table.copy()
+    t.loc[t["size_bin"] == t["size_bin"].max(), "migrations"] = 0
+    assert not _holds(r, t, "alpha = 0 migrates least")
+    assert not _holds(r, t, "eventually cuts migrations")
 
 
 # -- Fig. 11: misestimation -----------------------------------------------------------------
@@ -150,18 +201,20 @@ def test_fig11_fails_when_ours_and_srf_swap(quick, panel, ours):
     r = quick("xll21-fig11")
     assert r.holds
     t = _swap(r.table, "policy", ours, "srf", rows=lambda t: t["panel"] == panel)
-    assert not _holds(r, t, f"here ({panel})")
+    assert not _holds(r, t, f"here ({panel}): {'OCORP+M' if panel == '2D' else 'OCORP'} stays")
     other = "2D" if panel == "1D" else "1D"
-    assert _holds(r, t, f"here ({other})")
+    assert _holds(r, t, f"here ({other}): {'OCORP+M' if other == '2D' else 'OCORP'} stays")
 
 
-def test_fig11_fails_when_noise_helps_a_policy(quick):
+def test_fig11_stability_fails_when_ocorp_is_flat_to_0_6(quick):
+    # the paper's reading: OCORP "quite stable" for sigma^2 <= 0.6
     r = quick("xll21-fig11")
     t = r.table.copy()
-    top = (t["panel"] == "1D") & (t["policy"] == "svf") & (t["sigma2"] == t["sigma2"].max())
-    t.loc[top, "flowtime_lk.mean"] = 0.5 * t.loc[top, "flowtime_lk.mean"]
-    assert not _holds(r, t, "(1D) misestimation costs every policy")
-    assert _holds(r, t, "(2D) misestimation costs every policy")
+    ocorp = (t["panel"] == "1D") & (t["policy"] == "ocorp")
+    low = float(t.loc[ocorp & (t["sigma2"] == t["sigma2"].min()), "flowtime_lk.mean"].iloc[0])
+    t.loc[ocorp & (t["sigma2"] <= 0.6), "flowtime_lk.mean"] = low * 1.05
+    assert not _holds(r, t, "OCORP is not stable")
+    assert _holds(r, t, "here (1D): OCORP stays")
 
 
 # -- Fig. 12 and the scales ----------------------------------------------------------------
@@ -182,13 +235,26 @@ def test_paper_scale_is_the_papers_setting(key):
     p = figure(key).scales["paper"]
     assert p["max_jobs"] is None  # every packaged job (the paper: 6,487, not packaged)
     assert p["slot_seconds"] == 10 and p["k"] == 2  # VI-1: 10 s slots, the l_2 norm
+    assert p["gamma_per_window"] == pytest.approx(4000 / 3600)  # VI-A: Gamma = 4000, 10 h
     cores = sorted(xll21_cluster(*p["machines"]).capacity[:, 0].tolist())
     assert set(cores) == {16.0, 32.0, 64.0}  # VI: servers of 64, 32 and 16 cores
-    # the quick scale: the first 250 jobs, the rest as the paper's (Fig. 11: fewer draws)
     q = figure(key).scales["quick"]
-    assert q["max_jobs"] == 250
-    same = set(p) - {"max_jobs", "sigma2", "replications"}
-    assert {k: q[k] for k in same} == {k: p[k] for k in same}
+    if key == "xll21-fig11":  # the first 250 jobs and fewer draws, the rest as the paper's
+        assert q["max_jobs"] == 250
+        same = set(p) - {"max_jobs", "sigma2", "replications"}
+        assert {k: q[k] for k in same} == {k: p[k] for k in same}
+    else:  # the full job set is cheap enough
+        assert q == p
+
+
+def test_gamma_is_the_papers_ratio_of_the_window_or_eq27():
+    from proofs_checks.figures.xll21 import _gamma, _job_set
+    from theory.readers.trace_job_sets import xll21_cluster
+
+    jobs, cluster = _job_set(None, 0, 10.0), xll21_cluster(1, 1, 1)
+    assert jobs.arrival.max() + 1 == 997
+    assert _gamma(jobs, cluster, 4000 / 3600) == pytest.approx(4000 / 3600 * 997)
+    assert _gamma(jobs, cluster, None) == pytest.approx(3797.107, abs=1e-3)  # eq. (27)
 
 
 def test_points_are_the_papers_policies_and_alphas():
