@@ -7,11 +7,11 @@ import argparse
 import os
 import time
 from collections import Counter
-from fractions import Fraction
 from typing import Any
 
 from packsched.errors import EXIT_OK, EXIT_VIOLATED, ComputationError, UsageError
 from packsched.output import emit_json, note, stdout_to_stderr
+from proofs_checks.evidence_text import comparison_text, note_text, number_text
 
 NAME = "verify"
 
@@ -30,6 +30,8 @@ def add_parser(sub: Any) -> None:
                         "them in this process); verdicts do not depend on it")
     v.add_argument("--list", action="store_true",
                    help="list the checks (id, location, statement) without running them")
+    v.add_argument("--report", metavar="DIR",
+                   help="also write the catalogue as a static HTML report, DIR/index.html")
     v.add_argument("--json", action="store_true",
                    help="print a JSON list of {id, paper, location, statement, method, "
                         "verdict, measured, bound, relation, quantity, params, seed, details, "
@@ -50,50 +52,6 @@ def registry() -> Any:
 TABLE_WIDTH = 132
 
 
-def _num(v: Any) -> str:
-    """A number of the evidence as the table shows it: integers as integers, floats to six
-    significant digits, Fractions (``"p/q"`` in the JSON rows) as p/q, sequences in
-    parentheses; never cut."""
-    if isinstance(v, bool) or v is None or isinstance(v, int | Fraction):
-        return str(v)
-    if isinstance(v, float):
-        return f"{v:.6g}"
-    if isinstance(v, list | tuple):
-        return "(" + ", ".join(_num(x) for x in v) + ")"
-    if isinstance(v, dict):
-        return ", ".join(f"{k}={_num(x)}" for k, x in v.items())
-    return str(v)
-
-
-def _interval(v: Any) -> str:
-    return "[" + ", ".join(_num(x) for x in v) + "]" if isinstance(v, list | tuple) else _num(v)
-
-
-def _comparison(row: dict[str, Any]) -> str:
-    """``measured <relation> bound`` of a result row, e.g. ``0.4999 <= 0.5``, ``2 == 2``,
-    ``0.93 in [0.9, 0.95]``; ``(no bound)`` or ``(error)`` without one."""
-    if "error" in (row.get("details") or {}):
-        return "(error)"
-    rel, bound = row.get("relation"), row.get("bound")
-    if bound is None or rel is None:
-        return "(no bound)"
-    m = row.get("measured")
-    lhs = _interval(m) if rel in ("contains", "overlaps") else _num(m)
-    rhs = _interval(bound) if rel in ("in", "overlaps") else _num(bound)
-    return f"{lhs} {rel} {rhs}"
-
-
-def _note(row: dict[str, Any]) -> str:
-    """What the numbers are (the quantity), the reason there is no bound, or the error."""
-    details = row.get("details") or {}
-    if "error" in details:
-        return f"error: {details['error']}"
-    text = row.get("quantity") or ""
-    if row.get("bound") is None and details.get("no_bound"):
-        text = details["no_bound"]
-    return " ".join(str(text).split())
-
-
 def _shorten(text: str, width: int) -> str:
     """``text`` cut at a word boundary to at most ``width`` characters (at least 20)."""
     width = max(width, 20)
@@ -107,15 +65,15 @@ def _table(rows: list[dict[str, Any]]) -> list[str]:
     and what the numbers are; only that last text is shortened (to :data:`TABLE_WIDTH`),
     never a number."""
     width = max([len(r["id"]) for r in rows] + [5])
-    comps = [_comparison(r) for r in rows]
+    comps = [comparison_text(r) for r in rows]
     cw = min(max([len(c) for c in comps] + [17]), 30)
     lines = [f"{'claim':<{width}}  {'verdict':<12} {'seconds':>8}  "
              f"{'measured vs bound':<{cw}}  seed; quantity"]
     for r, comp in zip(rows, comps, strict=True):
         head = f"{r['id']:<{width}}  {r['verdict']:<12} {r['seconds']:>8.2f}  {comp:<{cw}}  "
         if r.get("seed") is not None:
-            head += f"seed {_num(r['seed'])}; "
-        lines.append(head + _shorten(_note(r), TABLE_WIDTH - len(head)))
+            head += f"seed {number_text(r['seed'])}; "
+        lines.append(head + _shorten(note_text(r), TABLE_WIDTH - len(head)))
     return lines
 
 
@@ -149,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ComputationError(f"the checks cannot be loaded ({exc})") from exc
     if args.list:
+        if args.report is not None:
+            raise UsageError("--report writes the results of a run; it does not go with --list")
         return _list(checks, args)
     if not args.json:
         note(f"running {len(checks)} check(s) ...")
@@ -160,6 +120,15 @@ def run(args: argparse.Namespace) -> int:
             p.update(len(rows), note=f"{rows[-1]['id']} done")
     wall = time.perf_counter() - t0
     counts = Counter(r["verdict"] for r in rows)
+    if args.report is not None:
+        from proofs_checks.report import write_report
+
+        command = "packsched verify" + "".join(
+            f" --{k} {v}" for k, v in (("paper", args.paper), ("claim", args.claim)) if v) \
+            + (" --quick" if args.quick else "")
+        path = write_report(rows, args.report, run={"command": command, "jobs": jobs,
+                                                   "wall seconds": round(wall, 1)})
+        note(f"report written to {path}")
     if args.json:
         emit_json(rows)
     else:
