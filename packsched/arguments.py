@@ -221,6 +221,7 @@ def route(args: argparse.Namespace, command: str,
     naming that command, a flag the policy would not read is refused
     (:func:`check_policy_options`)."""
     from policies.registry import FAMILIES, POLICIES, families_of, policies_of
+    from theory.names import did_you_mean
 
     if set(runners) != set(families_of(command)):  # pragma: no cover - a wiring error
         raise RuntimeError(f"packsched {command} runs the families {families_of(command)} "
@@ -228,7 +229,8 @@ def route(args: argparse.Namespace, command: str,
     info = POLICIES.get(args.policy)
     known = ", ".join(p for f in families_of(command) for p in policies_of(f))
     if info is None:
-        raise UsageError(f"unknown policy {args.policy!r}: --policy must be one of {known}")
+        raise UsageError(f"unknown policy {args.policy!r}: --policy must be one of {known}"
+                         f"{did_you_mean(args.policy, POLICIES)}")
     if info.family not in runners:
         raise UsageError(f"{args.policy} is a {info.family} policy: run it with packsched "
                          f"{FAMILIES[info.family].command} (--policy here must be one of "

@@ -130,7 +130,10 @@ def _read_trace(spec: str, capacity: object, finished_only: bool,
         raise UsageError("--finished-only applies to the packaged google2011 trace only")
     path = Path(spec)
     if not path.is_file():
-        raise UsageError(f"--trace: no file {spec!r} (or use google2011[:max|cpu|memory|vector])")
+        from theory.names import did_you_mean
+
+        raise UsageError(f"--trace: no file {spec!r} (or use google2011[:max|cpu|memory|"
+                         f"vector]){did_you_mean(name, ['google2011'])}")
     sizes = read_size_file(path, **budget)
     kept = [s for s in sizes if not (all(v == 0 for v in s) if isinstance(s, tuple) else s == 0)]
     if len(kept) < len(sizes):

@@ -12,6 +12,7 @@ from policies.slotted import BFJ, BFJS, BFS, FIFOFF, VQS, VQSBF, PartitionMaxWei
 from policies.slotted.policy import BuiltinPolicy
 from theory.budgets import MAX_CONFIGURATIONS, check_budget
 from theory.distributions import Discrete, SizeDistribution
+from theory.names import did_you_mean
 from theory.numbers import to_number
 from theory.partitions import Partition, quantile_partition
 
@@ -322,7 +323,8 @@ def slotted_parameters(name: str) -> tuple[str, ...]:
     try:
         info = POLICIES[name]
     except KeyError:
-        raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+        raise ValueError(f"unknown policy {name!r}{did_you_mean(name, POLICIES)}; "
+                         f"known: {', '.join(POLICIES)}") from None
     if info.family != "pg21-slotted":
         raise ValueError(f"{name} is a {info.family} policy, not a PG21 slotted one")
     return info.keywords
@@ -339,7 +341,8 @@ def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: ob
     try:
         info = POLICIES[name]
     except KeyError:
-        raise ValueError(f"unknown policy {name!r}; known: {', '.join(POLICIES)}") from None
+        raise ValueError(f"unknown policy {name!r}{did_you_mean(name, POLICIES)}; "
+                         f"known: {', '.join(POLICIES)}") from None
     if info.family != "pg21-slotted":
         if dist is not None:
             what = ("its jobs come in finite types (policies.JobTypes), not from a size law"

@@ -31,6 +31,7 @@ from proofs_checks.claims import (
     register,
 )
 from theory.json_ready import json_ready
+from theory.names import did_you_mean
 
 __all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_check",
            "run_check", "run_checks", "iter_results", "select_checks", "submission_order",
@@ -91,7 +92,8 @@ def all_checks() -> list[Check]:
 def get_check(id: str) -> Check:
     _load()
     if id not in REGISTRY:
-        raise KeyError(f"no check {id!r}; known: {', '.join(sorted(REGISTRY))}")
+        raise KeyError(f"no check {id!r}{did_you_mean(id, REGISTRY)}; "
+                       f"known: {', '.join(sorted(REGISTRY))}")
     return REGISTRY[id]
 
 
@@ -109,6 +111,17 @@ def run_check(check: Check, *, quick: bool = False) -> CheckResult:
                        v.seed, v.details, time.perf_counter() - t0)
 
 
+def _claim_names(ids: list[str]) -> list[str]:
+    """What ``--claim`` accepts: the ids and their dotted prefixes below the paper
+    (``PG21.Thm3`` for ``PG21.Thm3.dyadic``)."""
+    names = dict.fromkeys(ids)
+    for i in ids:
+        parts = i.split(".")
+        for k in range(2, len(parts)):
+            names.setdefault(".".join(parts[:k]))
+    return list(names)
+
+
 def select_checks(*, paper: str | None = None, claim: str | None = None,
                   quick: bool = False) -> list[Check]:
     """The checks a filter selects; an unknown claim id or paper key is a ``KeyError``.
@@ -119,11 +132,14 @@ def select_checks(*, paper: str | None = None, claim: str | None = None,
     if claim is not None:
         checks = [c for c in checks if c.id == claim or c.id.startswith(claim + ".")]
         if not checks:
-            raise KeyError(f"no check {claim!r}; known: {', '.join(c.id for c in all_checks())}")
+            ids = [c.id for c in all_checks()]
+            raise KeyError(f"no check {claim!r}{did_you_mean(claim, _claim_names(ids))}; "
+                           f"known: {', '.join(ids)}")
     if paper is not None:
         papers = sorted({c.paper for c in all_checks()})
         if paper not in papers:
-            raise KeyError(f"no checks for paper {paper!r}; papers with checks: "
+            raise KeyError(f"no checks for paper {paper!r}{did_you_mean(paper, papers)}; "
+                           f"papers with checks: "
                            f"{', '.join(papers)}")
         checks = [c for c in checks if c.paper == paper]
         if not checks:

@@ -27,6 +27,10 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json({"policies": [r["name"] for r in rows], "details": rows})
     else:
+        # every column starts at the same offset: padded to its widest entry
+        name_w = max((len(r["name"]) for r in rows), default=0)
+        family_w = max((len(r["family"]) for r in rows), default=0)
         for r in rows:
-            print(f"{r['name']:<14} {r['family']:<17} {r['description']} ({r['reference']})")
+            print(f"{r['name']:<{name_w}}  {r['family']:<{family_w}}  {r['description']} "
+                  f"({r['reference']})")
     return EXIT_OK

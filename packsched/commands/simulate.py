@@ -136,7 +136,10 @@ def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str,
 
     if args.trace is not None:
         if args.trace != "google2011":
-            raise UsageError("--trace supports google2011 (PG21 VII-B)")
+            from theory.names import did_you_mean
+
+            raise UsageError(f"--trace supports google2011 (PG21 VII-B), got "
+                             f"{args.trace!r}{did_you_mean(args.trace, ['google2011'])}")
         if args.sizes or args.dist or args.workload or args.intensity:
             raise UsageError("--trace brings its own sizes and arrivals; use --traffic-scaling")
         scaling = 1.0 if args.traffic_scaling is None else args.traffic_scaling

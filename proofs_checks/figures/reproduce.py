@@ -18,7 +18,6 @@ The runs go through the one executor of the package (:mod:`policies.executors`):
 
 from __future__ import annotations
 
-import difflib
 import json
 import time
 import traceback
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from proofs_checks.figures.figure import SCALES, Headline, PaperFigure, Run
+from theory.names import did_you_mean
 
 __all__ = ["FigureError", "FigureRunsFailed", "Reproduction", "figure", "reproduce",
            "run_figure_point"]
@@ -57,9 +57,7 @@ def figure(key: str) -> PaperFigure:
     name = key.strip().lower().replace(".", "-").replace("_", "-")
     if name in figures:
         return figures[name]
-    close = difflib.get_close_matches(name, list(figures), n=3, cutoff=0.6)
-    hint = f"; did you mean {' or '.join(close)}?" if close else \
-        "; packsched reproduce --list shows them"
+    hint = did_you_mean(name, figures) or "; packsched reproduce --list shows them"
     raise FigureError(f"no figure {key!r}{hint}")
 
 

@@ -51,6 +51,7 @@ import numpy as np
 
 from theory.budgets import MEMORY_BUDGET, check_budget, format_bytes
 from theory.distributions import Discrete
+from theory.names import did_you_mean
 from theory.numbers import to_number
 from theory.progress import Progress
 
@@ -357,7 +358,8 @@ def load_google2011(path: PathLike | None = None, *,
 
 def _check_kind(kind: object) -> str:
     if not isinstance(kind, str) or kind not in _KINDS:
-        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
+        hint = did_you_mean(kind, _KINDS) if isinstance(kind, str) else ""
+        raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}{hint}")
     return str(kind)
 
 
