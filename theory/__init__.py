@@ -44,7 +44,7 @@ _SUBMODULE_NAMES: dict[str, tuple[str, ...]] = {
         "feasible_configurations", "maximal_configurations", "MAX_J", "ReducedSet",
         "reduced_configurations"),
     "distributions": ("SizeDistribution", "Discrete", "Uniform", "Continuous", "Mixture",
-        "empirical", "beta", "from_spec", "unit_sizes"),
+        "empirical", "beta", "from_scipy", "MAX_SUPPORT_POINTS", "from_spec", "unit_sizes"),
     "job_sets": ("JobSet", "Machines", "require_integers", "check_fits",
                  "require_resources"),
     "nonpreemptive_bounds": ("MakespanLowerBound", "PQMakespanBound",

@@ -23,11 +23,11 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
-from theory.budgets import MEMORY_BUDGET, check_budget
+from theory.budgets import MEMORY_BUDGET, BudgetExceeded, check_budget
 from theory.numbers import Number, as_list, to_float_checked, to_number, to_numbers, written
 from theory.progress import Progress
 from theory.seeding import as_rng
@@ -40,12 +40,16 @@ __all__ = [
     "Mixture",
     "empirical",
     "beta",
+    "from_scipy",
+    "MAX_SUPPORT_POINTS",
     "from_spec",
     "unit_sizes",
 ]
 
 #: Tolerance on ``sum(probs) == 1`` for float probabilities (exact for rationals).
 PROB_SUM_ATOL = 1e-9
+#: Support points a discrete scipy law may have in (0, capacity] (:func:`from_scipy`).
+MAX_SUPPORT_POINTS = 100_000
 
 
 def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:
@@ -678,21 +682,203 @@ def beta(a: float, b: float, lo: float = 0.0, hi: float = 1.0) -> Continuous:
     from scipy import stats
 
     frozen = stats.beta(af, bf, loc=lof, scale=hif - lof)
-
-    def quiet(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
-        # scipy warns (boost root finding) at extreme levels such as u = 1e-300; the
-        # value is still the best float, and a NaN is caught by the caller's checks
-        def g(v: Any) -> Any:
-            with warnings.catch_warnings(), np.errstate(all="ignore"):
-                warnings.simplefilter("ignore", RuntimeWarning)
-                return f(v)
-        return g
-
-    cdf, ppf = quiet(frozen.cdf), quiet(frozen.ppf)
+    cdf, ppf = _quiet(frozen.cdf), _quiet(frozen.ppf)
     c = Continuous(lambda x: float(cdf(x)), (lof, hif), lambda u: float(ppf(u)),
                    name=f"beta({a},{b})")
     c._qvec = ppf
     return c
+
+
+def _quiet(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``f`` with scipy's RuntimeWarnings silenced: scipy warns (boost root finding) at
+    extreme levels such as u = 1e-300; the value is still the best float, and a NaN is
+    caught by the caller's checks."""
+    def g(v: Any) -> Any:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return f(v)
+    return g
+
+
+def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
+               max_points: int = MAX_SUPPORT_POINTS) -> Continuous | Discrete:
+    """A frozen ``scipy.stats`` law as job sizes on (0, 1]: truncated to (0, capacity],
+    renormalised, in units of the capacity.
+
+    PG21 Sec. II takes job sizes R in (0, 1], a fraction of one server. A law ``X`` in
+    the units of the capacity (GB, cores) becomes the law of ``X / capacity`` given
+    ``0 < X <= capacity``: its cdf is
+    ``F_T(x) = (F(x C) - F(0)) / (F(C) - F(0))`` for ``C = capacity``. A continuous law
+    gives a :class:`Continuous` (the case of PG21 Thm. 1, which holds for any F_R), a
+    discrete law a :class:`Discrete` over its support points in (0, C].
+
+    Parameters
+    ----------
+    dist : a frozen scipy.stats distribution, continuous (``stats.norm(0.5, 0.1)``)
+        or discrete (``stats.poisson(3)``, ``stats.rv_discrete(values=...)()``).
+    capacity : the capacity C of one server, in the units of ``dist`` (a positive
+        number; a rational C keeps integer support points exact as Fractions).
+    name : label of a continuous result (``Continuous.name``); by default the scipy
+        name and parameters.
+    max_points : the most support points in (0, C] a discrete law may have
+        (:data:`MAX_SUPPORT_POINTS`); more is refused before any is evaluated.
+
+    Returns
+    -------
+    Continuous
+        for a continuous law: cdf ``F_T``, quantile ``F^-1(F(0) + u (F(C) - F(0))) / C``
+        (the frozen law's ``ppf``; its ``sf``/``isf`` when most mass lies above C, for
+        accuracy), support ``[max(0, a), min(C, b)] / C`` for the law's support [a, b].
+    Discrete
+        for a discrete law: the points ``x`` in (0, C] as sizes ``x / C`` with
+        probabilities ``pmf(x)`` divided by their sum (floats).
+
+    Raises
+    ------
+    ValueError
+        ``dist`` is not a frozen scipy.stats distribution (an unfrozen ``stats.norm``
+        included); its cdf or pmf is NaN (invalid parameters); the capacity is not a
+        positive finite number; the law has no mass in (0, C] (the message gives
+        P(0 < X <= C)).
+    BudgetExceeded
+        a discrete law with more than ``max_points`` support points in (0, C].
+
+    Examples
+    --------
+    >>> from scipy import stats
+    >>> d = from_scipy(stats.norm(5, 1), capacity=10)   # N(5, 1) GB on 10 GB servers
+    >>> round(d.cdf(0.5), 12), round(d.mean(), 9)
+    (0.5, 0.5)
+    >>> b = from_scipy(stats.binom(4, 0.5), capacity=4)  # the point 0 is cut off
+    >>> b.sizes
+    [Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1, 1)]
+    >>> [round(p * 15, 12) for p in b.probs]
+    [4.0, 6.0, 4.0, 1.0]
+    """
+    from scipy import stats
+    from scipy.stats._distn_infrastructure import rv_frozen
+
+    if not isinstance(dist, rv_frozen) or not isinstance(
+            getattr(dist, "dist", None), stats.rv_continuous | stats.rv_discrete):
+        raise ValueError("dist must be a frozen scipy.stats distribution such as "
+                         f"scipy.stats.norm(0.5, 0.1), got {_short(dist)}")
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"name must be a str or None, got {name!r}")
+    if isinstance(capacity, bool | np.bool_) or isinstance(capacity,
+                                                             list | tuple | np.ndarray):
+        raise ValueError(f"capacity must be one positive number, got {capacity!r}")
+    cap = to_number(capacity, name="capacity")
+    capf = to_float_checked(cap, "capacity")
+    if not capf > 0:
+        raise ValueError(f"capacity must be positive, got {capacity!r}")
+    label = name if name is not None else _scipy_label(dist)
+    where = f"{label} on (0, {written(cap)}]"
+    sup_lo, sup_hi = (float(v) for v in dist.support())
+    if math.isnan(sup_lo) or math.isnan(sup_hi):
+        raise ValueError(f"{label}: the support is NaN (invalid parameters?)")
+    if isinstance(dist.dist, stats.rv_discrete):
+        return _scipy_discrete(dist, cap, capf, sup_lo, sup_hi, where, max_points)
+    return _scipy_continuous(dist, capf, sup_lo, sup_hi, label, where)
+
+
+def _short(x: object) -> str:
+    text = repr(x)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _scipy_label(dist: Any) -> str:
+    parts = [f"{float(v):g}" if isinstance(v, float | np.floating) else repr(v)
+             for v in dist.args]
+    parts += [f"{k}={float(v):g}" if isinstance(v, float | np.floating) else f"{k}={v!r}"
+              for k, v in dist.kwds.items()]
+    return f"{dist.dist.name}({', '.join(parts)})"
+
+
+def _no_mass(where: str, mass: float) -> ValueError:
+    return ValueError(f"{where}: the law has no mass there, P(0 < X <= capacity) = "
+                      f"{mass!r}")
+
+
+def _scipy_continuous(dist: Any, capf: float, sup_lo: float, sup_hi: float, label: str,
+                      where: str) -> Continuous:
+    cdf, sf = _quiet(dist.cdf), _quiet(dist.sf)
+    f0, fc = float(cdf(0.0)), float(cdf(capf))
+    if not (math.isfinite(f0) and math.isfinite(fc)):
+        raise ValueError(f"{where}: the cdf is NaN (invalid parameters?): F(0) = {f0!r}, "
+                         f"F(capacity) = {fc!r}")
+    upper = f0 > 0.5  # most mass above 0: survival functions keep the digits
+    if upper:
+        s0, sc = float(sf(0.0)), float(sf(capf))
+        mass = s0 - sc
+    else:
+        mass = fc - f0
+    if not mass > 0:
+        raise _no_mass(where, max(mass, 0.0))
+    lo = max(0.0, sup_lo) / capf
+    hi = min(capf, sup_hi) / capf
+    if not 0 <= lo < hi:
+        raise _no_mass(where, mass)
+    if upper:
+        isf = _quiet(dist.isf)
+
+        def tcdf(x: Any) -> Any:
+            return (s0 - sf(np.multiply(x, capf))) / mass
+
+        def qvec(u: Any) -> Any:
+            return np.clip(isf(s0 - np.multiply(u, mass)) / capf, lo, hi)
+    else:
+        ppf = _quiet(dist.ppf)
+
+        def tcdf(x: Any) -> Any:
+            return (cdf(np.multiply(x, capf)) - f0) / mass
+
+        def qvec(u: Any) -> Any:
+            return np.clip(ppf(f0 + np.multiply(u, mass)) / capf, lo, hi)
+
+    c = Continuous(lambda x: float(tcdf(x)), (lo, hi), lambda u: float(qvec(u)),
+                   name=f"{label} | (0, {capf:g}]" if capf != 1 else label)
+    c._qvec = qvec
+    return c
+
+
+def _scipy_discrete(dist: Any, cap: Number, capf: float, sup_lo: float, sup_hi: float,
+                    where: str, max_points: int) -> Discrete:
+    if isinstance(max_points, bool) or not isinstance(max_points, int | np.integer) or \
+            max_points < 1:
+        raise ValueError(f"max_points must be a positive integer, got {max_points!r}")
+    xk = getattr(dist.dist, "xk", None)  # rv_discrete(values=(xk, pk)): listed points
+    if xk is not None:
+        shift = sup_lo - float(np.min(xk))  # the frozen loc
+        pts = np.asarray(xk, dtype=float) + shift
+        pts = pts[(pts > 0) & (pts <= capf)]
+        check_budget(len(pts), max_points, what=f"the support of {where}",
+                     option="max_points", unit="points")
+    else:
+        # an integer lattice shifted by loc: any quantile is one of its points
+        x0 = float(_quiet(dist.ppf)(0.5))
+        if not math.isfinite(x0):
+            raise ValueError(f"{where}: the quantile is NaN (invalid parameters?)")
+        # points x0 + k in (0, C] and in [sup_lo, sup_hi] (a point off the lattice by
+        # rounding is kept: its pmf decides)
+        kmin = math.floor(-x0) + 1
+        if math.isfinite(sup_lo):
+            kmin = max(kmin, math.ceil(sup_lo - x0 - 1e-9))
+        kmax = math.floor(min(sup_hi, capf) - x0 + 1e-9)
+        check_budget(max(0, kmax - kmin + 1), max_points, what=f"the support of {where}",
+                     option="max_points", unit="points")
+        pts = x0 + np.arange(kmin, kmax + 1, dtype=float) if kmax >= kmin else np.zeros(0)
+        pts = pts[(pts > 0) & (pts <= capf)]
+    pmf = np.asarray(_quiet(dist.pmf)(pts), dtype=float) if len(pts) else np.zeros(0)
+    if np.isnan(pmf).any():
+        raise ValueError(f"{where}: the pmf is NaN (invalid parameters?)")
+    mass = float(pmf.sum())
+    if not mass > 0:
+        raise _no_mass(where, mass)
+    keep = pmf > 0
+    exact = isinstance(cap, Fraction)
+    sizes: list[Number] = [Fraction(int(x)) / cap if exact and float(x).is_integer()
+                           else float(x) / capf for x in pts[keep]]
+    return Discrete(sizes, [float(p) / mass for p in pmf[keep]])
 
 
 class Mixture(SizeDistribution):
@@ -842,11 +1028,21 @@ def from_spec(spec: str) -> SizeDistribution:
         discrete:S1@P1,S2@P2,...      finite types (``@P`` omitted everywhere: equally likely)
         point:S                       all jobs of size S
         beta:A,B[,LO,HI]              Beta(A, B) on [LO, HI] (default [0, 1])
+        lognormal:MU,SIGMA            LogNormal(MU, SIGMA^2) (log R ~ N(MU, SIGMA^2)),
+                                      SIGMA > 0, conditioned on (0, 1]
+        gamma:K,THETA                 Gamma with shape K > 0 and scale THETA > 0,
+                                      conditioned on (0, 1]
+        empirical:FILE                the sizes listed in FILE, each equally likely
+                                      (one size per line, in (0, 1]; the format of
+                                      :func:`theory.readers.traces.read_size_file`)
         mixture:W1*SPEC1+W2*SPEC2     mixture of the specs above (not of mixtures)
 
-    Numbers are read exactly (decimal strings become Fractions). Anything else (an
-    empty field, a missing probability after ``@``, an unknown kind) raises
-    ``ValueError`` naming the part of the spec that is wrong.
+    ``lognormal`` and ``gamma`` are truncated to (0, 1] and renormalised
+    (:func:`from_scipy`). Numbers are read exactly (decimal strings become Fractions);
+    ``FILE`` is the rest of the spec, commas and colons included. Anything else (an
+    empty field, a missing probability after ``@``, SIGMA <= 0, K <= 0, a missing
+    file, an unknown kind) raises ``ValueError`` naming the part of the spec that is
+    wrong.
 
     >>> from_spec("uniform:0.1,0.9").mean()
     Fraction(1, 2)
@@ -856,7 +1052,7 @@ def from_spec(spec: str) -> SizeDistribution:
     return _from_spec(spec, nested=False)
 
 
-_KINDS_TEXT = "uniform, discrete, point, beta, mixture"
+_KINDS_TEXT = "uniform, discrete, point, beta, lognormal, gamma, empirical, mixture"
 
 
 def _from_spec(spec: str, nested: bool) -> SizeDistribution:
@@ -877,6 +1073,8 @@ def _from_spec(spec: str, nested: bool) -> SizeDistribution:
             weights.append(w.strip())
             comps.append(_from_spec(sub.strip(), nested=True))
         return Mixture(comps, weights)
+    if kind == "empirical":
+        return _empirical_file(body.strip(), spec)
     args = [a.strip() for a in body.split(",")] if body.strip() else []
     if any(not a for a in args):
         raise ValueError(f"{spec!r}: empty field between commas")
@@ -918,7 +1116,65 @@ def _from_spec(spec: str, nested: bool) -> SizeDistribution:
             raise ValueError(f"{spec!r}: beta needs 0 <= LO < HI <= 1 (a spec gives sizes as "
                              "fractions of one server, in (0, 1])")
         return b
+    if kind in ("lognormal", "gamma"):
+        return _scipy_spec(kind, args, spec)
     raise ValueError(f"unknown distribution kind {kind!r} ({_KINDS_TEXT})")
+
+
+def _scipy_spec(kind: str, args: list[str], spec: str) -> Continuous:
+    """``lognormal:MU,SIGMA`` or ``gamma:K,THETA`` truncated to (0, 1] (:func:`from_scipy`)."""
+    from scipy import stats
+
+    names = ("MU", "SIGMA") if kind == "lognormal" else ("K", "THETA")
+    if len(args) != 2:
+        raise ValueError(f"{kind} needs two numbers: {kind}:{','.join(names)} (got {spec!r})")
+    vals = []
+    for a, n in zip(args, names, strict=True):
+        try:
+            vals.append(to_float_checked(a, f"{kind} {n}"))
+        except ValueError as err:
+            raise ValueError(f"{spec!r}: {err}") from None
+    for v, n, a in zip(vals, names, args, strict=True):
+        if n != "MU" and not v > 0:
+            raise ValueError(f"{spec!r}: {kind} {n} must be positive, got {a}")
+    if kind == "lognormal":
+        mu, sigma = vals
+        scale = math.exp(mu) if mu < 709 else math.inf
+        if not 0 < scale < math.inf:
+            raise ValueError(f"{spec!r}: lognormal MU = {args[0]} is out of range (exp(MU) "
+                             "is not a positive float)")
+        frozen = stats.lognorm(sigma, scale=scale)
+    else:
+        frozen = stats.gamma(vals[0], scale=vals[1])
+    try:
+        return cast(Continuous, from_scipy(frozen, name=f"{kind}({args[0]},{args[1]})"))
+    except BudgetExceeded:
+        raise
+    except ValueError as err:
+        raise ValueError(f"{spec!r}: {err}") from None
+
+
+def _empirical_file(path: str, spec: str) -> Discrete:
+    """``empirical:FILE``: the sizes of FILE (read exactly), each line one job."""
+    from theory.readers.traces import read_size_file
+
+    if not path:
+        raise ValueError(f"empirical needs a file: empirical:FILE (got {spec!r})")
+    try:
+        sizes = read_size_file(path)
+    except BudgetExceeded:
+        raise
+    except ValueError as err:
+        raise ValueError(f"{spec!r}: {err}") from None
+    if any(isinstance(v, tuple) for v in sizes):
+        raise ValueError(f"{spec!r}: {path} gives vector sizes; --dist takes one size per "
+                         "line (--trace FILE reads vectors)")
+    zeros = sum(1 for v in sizes if v == 0)
+    if zeros:
+        raise ValueError(f"{spec!r}: {zeros} of the {len(sizes)} sizes in {path} are zero "
+                         "(a spec gives sizes as fractions of one server, in (0, 1]; "
+                         "--trace FILE drops zero sizes)")
+    return _unit_sizes(empirical(sizes), spec)
 
 
 def _unit_sizes(d: Discrete, spec: str) -> Discrete:

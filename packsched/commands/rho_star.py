@@ -68,7 +68,9 @@ def add_parser(sub: Any) -> None:
                           "adds z_LP")
     src.add_argument("--dist", metavar="SPEC",
                      help="distribution on (0,1]: uniform:A,B | discrete:S@P,... | point:S | "
-                          "beta:A,B[,LO,HI] | mixture:W*SPEC+W*SPEC")
+                          "beta:A,B[,LO,HI] | lognormal:MU,SIGMA | gamma:K,THETA (both "
+                          "truncated to (0,1] and normalised) | empirical:FILE | "
+                          "mixture:W*SPEC+W*SPEC")
     src.add_argument("--trace", metavar="SOURCE",
                      help="google2011[:max|cpu|memory|vector] (packaged Google trace, default "
                           "max) or a FILE with one size (or vector) per line")

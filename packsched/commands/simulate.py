@@ -53,7 +53,9 @@ def add_parser(sub: Any) -> None:
     src.add_argument("--sizes", metavar="S1,S2,...",
                      help="job sizes in capacity units; PG18 policies: vectors, types split "
                           "by ';' and resources by ',' (8,15;6.5,17.1)")
-    src.add_argument("--dist", metavar="SPEC", help="named distribution on (0, 1]")
+    src.add_argument("--dist", metavar="SPEC",
+                     help="named distribution on (0, 1], as rho-star --dist: uniform, "
+                          "discrete, point, beta, lognormal, gamma, empirical:FILE, mixture")
     src.add_argument("--trace", metavar="NAME",
                      help="google2011: the packaged trace's arrivals, sizes and runtimes")
     sm.add_argument("--probs", type=number_list(), metavar="P1,P2,...",

@@ -615,7 +615,7 @@ def test_from_spec_mixture():
         ("uniform", "must look like"),
         (3, "must look like"),
         (None, "must look like"),
-        ("gamma:1,2", "unknown distribution kind 'gamma'"),
+        ("weibull:1,2", "unknown distribution kind 'weibull'"),
         ("uniform:0.1", "uniform needs two numbers"),
         ("uniform:0.1,0.2,0.3", "uniform needs two numbers"),
         ("uniform:0.9,0.1", "0 <= a < b"),
