@@ -191,7 +191,7 @@ def parse_flag(option: str, parse: Callable[[str], Any], text: str) -> Any:
 
 
 #: destinations of the parser that are not options of a run
-_COMMAND_LEVEL = frozenset({"command", "func", "policy", "json", "dry_run"})
+_COMMAND_LEVEL = frozenset({"command", "func", "policy", "json", "dry_run", "columns"})
 
 
 def given_options(args: argparse.Namespace) -> dict[str, Any]:

@@ -17,14 +17,100 @@ refusal names it (:meth:`JobSet.where`).
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from theory.arrays import exact_float_array, unique_ids
 from theory.cluster import Cluster
+from theory.numbers import MAX_EXACT_INT, short_repr
 
-__all__ = ["JobSet", "Machines", "require_integers", "check_fits", "require_resources"]
+__all__ = ["JobSet", "Machines", "JOB_FIELDS", "map_job_columns", "require_integers",
+           "check_fits", "require_resources"]
+
+#: the fields of a job a column mapping may name (:meth:`JobSet.from_frame`,
+#: :func:`theory.readers.job_files.read_jobs`); ``demand`` takes one column per resource
+JOB_FIELDS: tuple[str, ...] = ("id", "arrival", "processing", "weight", "demand")
+_MEANING = {"id": "the job ids", "arrival": "the arrival times",
+            "processing": "the processing times", "weight": "the weights",
+            "demand": "the demands"}
+
+
+def _listed(labels: Sequence[object], limit: int = 300) -> str:
+    text = ", ".join(repr(c) for c in labels)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def map_job_columns(columns: Mapping[str, Any] | None, available: Sequence[object],
+                    where: str) -> dict[str, Any]:
+    """Resolve a column mapping against the column names ``available``.
+
+    ``columns`` maps fields of :data:`JOB_FIELDS` to column names (``demand`` to a list of
+    names, one per resource, in order; a single name is one resource). A field left out
+    is the column of its own name: ``id`` and ``weight`` when present (else default ids,
+    weights 1), ``arrival`` and ``processing`` always, ``demand`` the columns
+    ``demand_0``, ``demand_1``, ... Returns ``{field: name}`` (``id``/``weight`` may be
+    None, ``demand`` a list). A ``ValueError`` starting with ``where`` names an unknown
+    field, an empty name, a column ``available`` lacks (listing them) or has twice.
+    """
+    if columns is None:
+        columns = {}
+    if not isinstance(columns, Mapping):
+        raise ValueError(f"{where}: columns must map fields ({', '.join(JOB_FIELDS)}) to "
+                         f"column names, got {short_repr(columns, 60)}")
+    for field in columns:
+        if field not in JOB_FIELDS:
+            raise ValueError(f"{where}: unknown field {short_repr(field, 40)} in the column "
+                             f"mapping; the fields are {', '.join(JOB_FIELDS)}")
+    counts: dict[object, int] = {}
+    for c in available:
+        counts[c] = counts.get(c, 0) + 1
+
+    def column(field: str, name: object, mapped: bool) -> object:
+        if isinstance(name, bool) or not isinstance(name, str | numbers.Integral) or \
+                name == "":
+            raise ValueError(f"{where}: the column mapping gives {field!r} the name "
+                             f"{short_repr(name, 40)}; a column name is non-empty text")
+        if name not in counts:
+            how = (f"mapped to {field!r}" if mapped else
+                   f"for {_MEANING[field]}; name their column in the mapping, "
+                   f"e.g. {field}=NAME")
+            raise ValueError(f"{where}: no column {short_repr(name, 40)} ({how}); the "
+                             f"columns are {_listed(list(counts))}")
+        if counts[name] > 1:
+            raise ValueError(f"{where}: column {short_repr(name, 40)} (for {field!r}) "
+                             f"appears {counts[name]} times; column names must be unique")
+        return name
+
+    out: dict[str, Any] = {}
+    for field in ("id", "arrival", "processing", "weight"):
+        if field in columns:
+            out[field] = column(field, columns[field], True)
+        elif field in ("id", "weight") and field not in counts:
+            out[field] = None
+        else:
+            out[field] = column(field, field, False)
+    if "demand" in columns:
+        names = columns["demand"]
+        names = [names] if isinstance(names, str) else names
+        if not isinstance(names, Sequence) or len(names) == 0:
+            raise ValueError(f"{where}: the column mapping gives 'demand' "
+                             f"{short_repr(columns['demand'], 40)}; give a list of column "
+                             "names, one per resource")
+        out["demand"] = [column("demand", c, True) for c in names]
+        twice = next((c for k, c in enumerate(names) if c in names[:k]), None)
+        if twice is not None:
+            raise ValueError(f"{where}: the column mapping names {short_repr(twice, 40)} "
+                             "twice among the demands")
+    else:
+        out["demand"] = [column("demand", "demand_0", False)]
+        while f"demand_{len(out['demand'])}" in counts:
+            out["demand"].append(column("demand", f"demand_{len(out['demand'])}", False))
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -81,6 +167,143 @@ class JobSet:
         object.__setattr__(self, "weight", w)
         object.__setattr__(self, "ids", unique_ids(self.ids or None, n, "job"))
 
+    @classmethod
+    def from_frame(cls, frame: Any, *, columns: Mapping[str, Any] | None = None,
+                   weight: float | None = None, time_unit: float | None = None) -> JobSet:
+        """A job set from the rows of a pandas DataFrame (one row per job).
+
+        Units: ``arrival`` and ``processing`` are read in the model's time unit (XLL21:
+        slots, integers; FL24: time units, with the smallest processing time 1 in its
+        normalisation) and demands in the cluster's capacity units (XLL21: cores and
+        memory; FL24: fractions of a machine). A trace in other units is converted by
+        ``time_unit`` (times are divided by it: seconds with ``time_unit=60`` become
+        minutes); any other scaling (of demands) is the caller's.
+
+        Parameters
+        ----------
+        frame : pandas.DataFrame
+            One row per job. Columns not mapped are ignored.
+        columns : mapping, optional
+            Field -> column name, for the fields ``"id"``, ``"arrival"``,
+            ``"processing"``, ``"weight"`` and ``"demand"`` (a list of column names, one
+            per resource, in order). A field left out is read from the column of its
+            own name, as in a jobs file (docs/design.md): ``arrival``, ``processing``,
+            ``demand_0``, ``demand_1``, ...; ``id`` and ``weight`` when the frame has
+            them (else ids ``"0"``, ``"1"``, ... and weights 1).
+        weight : float, optional
+            One weight for every job, instead of a weight column.
+        time_unit : float, optional
+            A positive divisor of arrivals and processing times (default 1).
+
+        Returns
+        -------
+        JobSet
+            The jobs in the frame's row order (ids as text).
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (``pip install 'packsched[frames]'``).
+        TypeError
+            ``frame`` is not a DataFrame.
+        ValueError
+            An unknown field or empty name in ``columns``; a column the frame lacks (the
+            frame's columns are listed) or has twice; no rows; and, naming the column
+            and the first bad row (0-based position, with the index label when the
+            index is not the default one): a missing value (NaN/None), a non-numeric
+            entry or column, an infinite number, an integer float64 cannot hold
+            exactly, a negative arrival, a processing time or weight <= 0, a negative
+            demand, a job demanding nothing, an empty or duplicate id; a bad
+            ``weight`` or ``time_unit``, or ``weight`` together with a weight column.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"job": ["a", "b"], "submit": [0, 60], "dur": [120, 60],
+        ...                    "cpu": [0.5, 0.25], "mem": [0.2, 0.4]})
+        >>> jobs = JobSet.from_frame(df, columns={"id": "job", "arrival": "submit",
+        ...     "processing": "dur", "demand": ["cpu", "mem"]}, time_unit=60)
+        >>> jobs.ids, jobs.arrival.tolist(), jobs.processing.tolist()
+        (('a', 'b'), [0.0, 1.0], [2.0, 1.0])
+        >>> jobs.demand.tolist(), jobs.weight.tolist()
+        ([[0.5, 0.2], [0.25, 0.4]], [1.0, 1.0])
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ImportError("JobSet.from_frame needs pandas: pip install "
+                              "'packsched[frames]'") from None
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"from_frame needs a pandas DataFrame, got "
+                            f"{type(frame).__name__}")
+        cols = map_job_columns(columns, list(frame.columns), "the frame")
+        n = len(frame)
+        if n == 0:
+            raise ValueError(f"the frame has no rows (columns {_listed(list(frame.columns))}"
+                             "); one row per job is expected")
+        unit = 1.0 if time_unit is None else _positive(time_unit, "time_unit")
+        default_index = isinstance(frame.index, pd.RangeIndex) and \
+            frame.index.start == 0 and frame.index.step == 1
+
+        def row(i: int) -> str:
+            return f"row {i}" if default_index else \
+                f"row {i} (index {short_repr(frame.index[i], 40)})"
+
+        def bad(col: object, field: str, i: int, what: str) -> ValueError:
+            return ValueError(f"the frame: column {short_repr(col, 40)} ({field}), "
+                              f"{row(i)}: {what}")
+
+        def values(col: object, field: str) -> np.ndarray:
+            return _frame_numbers(frame[col], bad, col, field, pd)
+
+        def first(mask: np.ndarray) -> int:
+            return int(np.argmax(mask))
+
+        a = values(cols["arrival"], "arrival")
+        if np.any(a < 0):
+            i = first(a < 0)
+            raise bad(cols["arrival"], "arrival", i, f"{a[i]:g} is negative (arrival times "
+                      "are >= 0)")
+        p = values(cols["processing"], "processing")
+        if np.any(p <= 0):
+            i = first(p <= 0)
+            raise bad(cols["processing"], "processing", i, f"{p[i]:g} must be > 0 (a "
+                      "processing time is positive)")
+        if weight is not None:
+            if cols["weight"] is not None:
+                raise ValueError(f"weight={weight!r} given and the frame has the weight "
+                                 f"column {short_repr(cols['weight'], 40)}: give one")
+            w = np.full(n, _positive(weight, "weight"))
+        elif cols["weight"] is not None:
+            w = values(cols["weight"], "weight")
+            if np.any(w <= 0):
+                i = first(w <= 0)
+                raise bad(cols["weight"], "weight", i, f"{w[i]:g} must be > 0 (a weight is "
+                          "positive)")
+        else:
+            w = np.ones(n)
+        d = np.empty((n, len(cols["demand"])))
+        for k, c in enumerate(cols["demand"]):
+            d[:, k] = values(c, "demand")
+            if np.any(d[:, k] < 0):
+                i = first(d[:, k] < 0)
+                raise bad(c, "demand", i, f"{d[i, k]:g} is negative (demands are >= 0)")
+        if np.any(d.max(axis=1) <= 0):
+            i = first(d.max(axis=1) <= 0)
+            raise ValueError(f"the frame: {row(i)} demands nothing (columns "
+                             f"{_listed(cols['demand'])} all 0); every job must demand "
+                             "some resource")
+        ids: tuple[str, ...] = ()
+        if cols["id"] is not None:
+            ids = _frame_ids(frame[cols["id"]], bad, cols["id"], pd)
+        if unit != 1.0:
+            a, p = a / unit, p / unit
+            if np.any(p <= 0):
+                i = first(p <= 0)
+                raise bad(cols["processing"], "processing", i, f"{p[i] * unit:g} / "
+                          f"time_unit {unit:g} is 0 in float64")
+        return cls(arrival=a, processing=p, demand=d, weight=w, ids=ids)
+
     def where(self, j: int) -> str:
         """Job ``j`` for a message: ``job 'a'``, with ``(jobs.csv line 2)`` when the job
         set knows its file and lines."""
@@ -108,6 +331,76 @@ class JobSet:
     def __repr__(self) -> str:
         return (f"JobSet({self.n} jobs, {self.resources} resource(s), arrivals "
                 f"{self.arrival.min():g}..{self.arrival.max():g})")
+
+
+def _positive(x: object, name: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, numbers.Real) or \
+            not math.isfinite(float(x)) or float(x) <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {short_repr(x, 40)}")
+    return float(x)
+
+
+def _frame_numbers(s: Any, bad: Any, col: object, field: str, pd: Any) -> np.ndarray:
+    """The numbers of one frame column as float64; ``bad(col, field, row, what)`` makes
+    the error for the first missing, non-numeric, infinite or inexact entry."""
+    missing = np.asarray(s.isna())
+    if missing.any():
+        i = int(np.argmax(missing))
+        raise bad(col, field, i, f"missing value ({short_repr(s.iloc[i], 20)})")
+    kind = s.dtype.kind
+    if kind in "iu" and isinstance(s.dtype, np.dtype):
+        raw = s.to_numpy()
+        big = (raw > MAX_EXACT_INT) if kind == "u" else \
+            ((raw > MAX_EXACT_INT) | (raw < -MAX_EXACT_INT))
+        if big.any():
+            i = int(np.argmax(big))
+            raise bad(col, field, i, f"{int(raw[i])} is an integer above 2**53, which "
+                      "float64 does not hold exactly")
+        return raw.astype(np.float64)
+    if kind in "iuf":
+        out = s.to_numpy(dtype=np.float64)
+    elif kind == "O":
+        entries = s.to_numpy(dtype=object)
+        out = np.empty(len(entries))
+        for i, v in enumerate(entries):
+            if isinstance(v, bool | np.bool_) or not isinstance(v, numbers.Real):
+                raise bad(col, field, i, f"{short_repr(v, 40)} is not a number")
+            try:
+                out[i] = float(v)
+            except OverflowError:
+                raise bad(col, field, i, f"{short_repr(v, 40)} is beyond the float64 "
+                          "range") from None
+            if isinstance(v, numbers.Integral) and math.isfinite(out[i]) and \
+                    int(v) != int(out[i]):
+                raise bad(col, field, i, f"{int(v)} is an integer above 2**53, which "
+                          "float64 does not hold exactly")
+    else:
+        raise bad(col, field, 0, f"the column holds {s.dtype} values, not numbers "
+                  f"({short_repr(s.iloc[0], 40)}); convert it to numbers in the model's "
+                  "units first")
+    inf = ~np.isfinite(out)
+    if inf.any():
+        i = int(np.argmax(inf))
+        raise bad(col, field, i, f"{out[i]} is not a finite number")
+    return out
+
+
+def _frame_ids(s: Any, bad: Any, col: object, pd: Any) -> tuple[str, ...]:
+    """One text id per row: none missing, empty or repeated."""
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for i, v in enumerate(s.to_numpy(dtype=object)):
+        if v is None or (not isinstance(v, str) and bool(pd.isna(v))):
+            raise bad(col, "id", i, f"missing id ({short_repr(v, 20)})")
+        text = str(v)
+        if not text:
+            raise bad(col, "id", i, "empty id")
+        if text in seen:
+            raise bad(col, "id", i, f"id {short_repr(text, 40)} already used in row "
+                      f"{seen[text]}; ids must be unique")
+        seen[text] = i
+        ids.append(text)
+    return tuple(ids)
 
 
 #: the machines of a finite job set: one :class:`theory.cluster.Cluster` for every family

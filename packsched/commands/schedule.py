@@ -50,6 +50,14 @@ def add_parser(sub: Any) -> None:
                    help="a policy of the xll21-preemptive or fl24-nonpreemptive family "
                         "(packsched policies)")
     p.add_argument("--jobs", required=True, metavar="FILE", help="jobs CSV file")
+    p.add_argument("--columns", type=column_mapping, metavar="FIELD=COLUMN,...",
+                   help="read a trace's own jobs CSV: which of its columns hold the id, "
+                        "arrival, processing, weight and demand (resources joined by '+', "
+                        "in order), e.g. arrival=submit_time,processing=duration,"
+                        "demand=cpu+mem,id=job; fields left out are read from the columns "
+                        "of their own names, other columns are ignored; the values must "
+                        "already be in the model's units (times: XLL21 slots, FL24 time "
+                        "units; demands: the cluster's capacity units)")
     p.add_argument("--cluster", required=True, metavar="FILE", help="cluster CSV file")
     p.add_argument("--k", type=real(1),
                    help="exponent of the l_k norm, >= 1 (default 2)")
@@ -82,6 +90,33 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+
+
+def column_mapping(text: str) -> dict[str, Any]:
+    """``--columns``: ``arrival=submit_time,demand=cpu+mem`` -> ``{"arrival":
+    "submit_time", "demand": ["cpu", "mem"]}`` (names stripped, as the reader strips the
+    header's); a malformed mapping is refused in one line."""
+    from theory.job_sets import JOB_FIELDS
+
+    out: dict[str, Any] = {}
+    for part in text.split(","):
+        field, eq, name = (x.strip() for x in part.partition("="))
+        if not eq:
+            raise argparse.ArgumentTypeError(
+                f"{part.strip()!r} is not FIELD=COLUMN (e.g. arrival=submit_time)")
+        if field not in JOB_FIELDS:
+            raise argparse.ArgumentTypeError(
+                f"unknown field {field!r}; the fields are {', '.join(JOB_FIELDS)}")
+        if field in out:
+            raise argparse.ArgumentTypeError(f"field {field!r} is mapped twice")
+        names = [n.strip() for n in name.split("+")] if field == "demand" else [name]
+        if any(not n for n in names):
+            raise argparse.ArgumentTypeError(
+                f"{field}= names an empty column ({part.strip()!r})")
+        out[field] = names if field == "demand" else name
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
     return route(args, NAME, {"xll21-preemptive": _run_preemptive,
                               "fl24-nonpreemptive": schedule_nonpreemptive.run})
@@ -101,7 +136,8 @@ def _run_preemptive(args: argparse.Namespace) -> int:
     policy = make_policy(args.policy, **{k: given[k] for k in info.keywords if k in given})
     assert isinstance(policy, PreemptivePolicy)
     mem = budgets(args, memory_budget="max_memory")
-    jobs, machines = read_instance(args.jobs, args.cluster, integers=True, **mem)
+    jobs, machines = read_instance(args.jobs, args.cluster, integers=True,
+                                   columns=args.columns, **mem)
     if args.memory is None and not policy.uses_memory and \
             max(jobs.resources, machines.resources) >= 2:
         raise UsageError(f"{args.policy} allocates cores only, and the files have a memory "

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     assert isinstance(policy, NonPreemptivePolicy)
-    jobs, machines = read_instance(args.jobs, args.cluster,
+    jobs, machines = read_instance(args.jobs, args.cluster, columns=args.columns,
                                    **budgets(args, memory_budget="max_memory"))
     if args.dry_run:
         return inputs_checked(args)

@@ -20,7 +20,7 @@ from packsched.cli import build_parser, main
 from policies.options import accepted_options
 from policies.registry import POLICIES
 
-COMMAND_LEVEL = {"help", "policy", "json", "dry_run"}
+COMMAND_LEVEL = {"help", "policy", "json", "dry_run", "columns"}
 #: keys that echo the input or time the run: a flag that changed only these changed nothing
 VOLATILE = {"seconds", "jobs_file", "cluster_file", "engine_seconds", "events_per_second",
             "params", "input", "k", "engine"}

@@ -32,14 +32,15 @@ import math
 import os
 import re
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from theory.budgets import MEMORY_BUDGET, check_budget
-from theory.job_sets import JobSet, Machines, check_fits, require_integers
+from theory.job_sets import JobSet, Machines, check_fits, map_job_columns, require_integers
 from theory.numbers import MAX_EXACT_INT, MAX_TEXT_LENGTH, short_repr
 from theory.progress import Progress
 from theory.readers.traces import read_text_file
@@ -196,14 +197,46 @@ def _too_short(row: list[str], width: int, where: str) -> None:
                          f"has {width}")
 
 
-def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[JobSet, array]:
+def _mapped_header(rows: Iterator[tuple[int, str]], name: str, columns: Mapping[str, Any],
+                   text: str) -> tuple[int, dict[str, Any], list[str]]:
+    """Header of a jobs file read with a column mapping: (its line, {field: position}
+    with ``demand`` a list and ``id``/``weight`` possibly None, the column names)."""
+    first = next(rows, None)
+    if first is None:
+        why = ("empty file (no text)" if not text or text.isspace() else
+               "no header (only comments and blank lines)")
+        raise ValueError(f"{name}: {why}; a jobs file starts with a header of column names")
+    lineno, line = first
+    got = _fields(line, f"{name}:{lineno}")
+    cols = map_job_columns(columns, got, f"{name}:{lineno}")
+    pos: dict[str, Any] = {f: (None if c is None else got.index(c))
+                           for f, c in cols.items() if f != "demand"}
+    pos["demand"] = [got.index(c) for c in cols["demand"]]
+    return lineno, pos, got
+
+
+def _read_jobs(path: PathLike, integers: bool, memory_budget: float,
+               columns: Mapping[str, Any] | None = None) -> tuple[JobSet, array]:
     text = read_text_file(path, memory_budget=memory_budget)
     name = _name(path)
     rows = _lines(text)
-    head, has_weight, r = _header(rows, name, JOB_COLUMNS[:3], "weight", "demand_",
-                                  _JOBS_FORM, "jobs", text)
-    demand_cols = [f"demand_{k}" for k in range(r)]
-    width = 3 + has_weight + r
+    if columns is None:
+        head, has_weight, r = _header(rows, name, JOB_COLUMNS[:3], "weight", "demand_",
+                                      _JOBS_FORM, "jobs", text)
+        width = 3 + has_weight + r
+        pos: dict[str, Any] = {"id": 0, "arrival": 1, "processing": 2,
+                               "weight": 3 if has_weight else None,
+                               "demand": list(range(width - r, width))}
+        names = [*JOB_COLUMNS[:3], *(["weight"] if has_weight else []),
+                 *(f"demand_{k}" for k in range(r))]
+        nothing = "demand_0" if r == 1 else f"demand_0..demand_{r - 1}"
+    else:
+        head, pos, names = _mapped_header(rows, name, columns, text)
+        width = len(names)
+        r = len(pos["demand"])
+        nothing = ", ".join(names[k] for k in pos["demand"])
+    i_id, i_a, i_p, i_w = pos["id"], pos["arrival"], pos["processing"], pos["weight"]
+    demand_cols = [(names[k], k) for k in pos["demand"]]
     f = _Fields(name, integers, "job")
     arrival, processing, weight, demand = array("d"), array("d"), array("d"), array("d")
     ids: list[str] = []
@@ -216,23 +249,28 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
             where = f"{name}:{lineno}"
             row = _fields(line, where)
             _too_short(row, width, where)
-            f.ident(row[0], where, lineno, seen, ids, lines)
-            a = f.number(row[1], "arrival", where, True, "arrival times (slot indices)")
+            if i_id is None:
+                lines.append(lineno)
+            else:
+                f.ident(row[i_id], where, lineno, seen, ids, lines)
+            a = f.number(row[i_a], names[i_a], where, True, "arrival times (slot indices)")
             if a < 0:
-                raise ValueError(f"{where}: field 'arrival': {short_repr(row[1], 40)} is negative "
-                                 "(arrival times are >= 0)")
-            p = f.number(row[2], "processing", where, True, "processing times")
+                raise ValueError(f"{where}: field {names[i_a]!r}: {short_repr(row[i_a], 40)} "
+                                 "is negative (arrival times are >= 0)")
+            p = f.number(row[i_p], names[i_p], where, True, "processing times")
             if p <= 0:
-                raise ValueError(f"{where}: field 'processing': {short_repr(row[2], 40)} must be "
-                                 "> 0 (a processing time is positive)")
+                raise ValueError(f"{where}: field {names[i_p]!r}: {short_repr(row[i_p], 40)} "
+                                 "must be > 0 (a processing time is positive)")
             w = 1.0
-            if has_weight:
-                w = f.number(row[3], "weight", where, False, "weights")
+            if i_w is not None:
+                w = f.number(row[i_w], names[i_w], where, False, "weights")
                 if w <= 0:
-                    raise ValueError(f"{where}: field 'weight': {short_repr(row[3], 40)} must be "
-                                     "> 0 (a weight is positive)")
+                    raise ValueError(f"{where}: field {names[i_w]!r}: "
+                                     f"{short_repr(row[i_w], 40)} must be > 0 (a weight is "
+                                     "positive)")
             some = False
-            for col, t in zip(demand_cols, row[width - r:], strict=True):
+            for col, k in demand_cols:
+                t = row[k]
                 d = f.number(t, col, where, True, "demands")
                 if d < 0:
                     raise ValueError(f"{where}: field {col!r}: {short_repr(t, 40)} is negative "
@@ -240,24 +278,25 @@ def _read_jobs(path: PathLike, integers: bool, memory_budget: float) -> tuple[Jo
                 some = some or d > 0
                 demand.append(d)
             if not some:
-                cols = "demand_0" if r == 1 else f"demand_0..demand_{r - 1}"
-                raise ValueError(f"{where}: the job demands nothing ({cols} all 0 for job "
-                                 f"{short_repr(row[0], 40)}); every job must demand some resource")
+                who = "" if i_id is None else f" for job {short_repr(row[i_id], 40)}"
+                raise ValueError(f"{where}: the job demands nothing ({nothing} all 0{who}); "
+                                 "every job must demand some resource")
             arrival.append(a)
             processing.append(p)
             weight.append(w)
-    if not ids:
+    if not lines:
         raise ValueError(f"{name}: a header (line {head}) but no jobs; one row per job is "
                          f"expected after it")
     jobs = JobSet(arrival=np.frombuffer(arrival), processing=np.frombuffer(processing),
-                  demand=np.frombuffer(demand).reshape(len(ids), r),
+                  demand=np.frombuffer(demand).reshape(len(lines), r),
                   weight=np.frombuffer(weight), ids=tuple(ids), source=name,
                   lines=np.frombuffer(lines, dtype=np.int64))
     return jobs, lines
 
 
 def read_jobs(path: PathLike, *, integers: bool = False,
-              memory_budget: float = MEMORY_BUDGET) -> JobSet:
+              memory_budget: float = MEMORY_BUDGET,
+              columns: Mapping[str, Any] | None = None) -> JobSet:
     """Read a jobs file (docs/design.md, Contracts: job and cluster files).
 
     Header ``id,arrival,processing,weight,demand_0,...,demand_{R-1}`` (``weight`` may be
@@ -272,8 +311,21 @@ def read_jobs(path: PathLike, *, integers: bool = False,
     arrival, a processing time or weight <= 0, a negative demand, a job demanding
     nothing, a duplicate id (naming both lines), a non-integer with ``integers=True``,
     no jobs. :class:`theory.budgets.BudgetExceeded` above ``memory_budget``.
+
+    ``columns`` reads a trace's own CSV as it is: a mapping of the fields ``id``,
+    ``arrival``, ``processing``, ``weight`` and ``demand`` (a list of column names, one
+    per resource, in order) to the header's column names, as
+    :meth:`theory.job_sets.JobSet.from_frame` takes it. The header may then have any
+    columns in any order; columns not mapped are ignored (each row must still have as
+    many fields as the header), a field not mapped is the column of its own name
+    (``id`` and ``weight`` may be absent: ids ``"0"``, ``"1"``, ..., weights 1), and
+    messages name the file's columns. Arrivals and processing times are in the model's
+    time unit, demands in the cluster's capacity units: a trace in other units must be
+    converted first. An unknown field, an empty name, a column the header lacks (the
+    header's columns are listed) or has twice is a ``ValueError`` starting
+    ``{file}:{line}:``.
     """
-    return _read_jobs(path, integers, memory_budget)[0]
+    return _read_jobs(path, integers, memory_budget, columns)[0]
 
 
 def read_cluster(path: PathLike, *, integers: bool = False,
@@ -331,7 +383,8 @@ def _first_unfit(jobs: JobSet, cap: np.ndarray) -> int | None:
 
 
 def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool = False,
-                  memory_budget: float = MEMORY_BUDGET) -> tuple[JobSet, Machines]:
+                  memory_budget: float = MEMORY_BUDGET,
+                  columns: Mapping[str, Any] | None = None) -> tuple[JobSet, Machines]:
     """Read a jobs file and a cluster file and check they make one instance.
 
     Both are read as :func:`read_jobs` and :func:`read_cluster` do (docs/design.md, Contracts:
@@ -339,9 +392,10 @@ def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool
     error names both files), every job must fit some machine in every resource at once
     (:func:`theory.job_sets.check_fits`; an error starts ``{jobs file}:{line}:`` and
     names the job), and with ``integers=True`` everything is integer (XLL21 Sec. II-A,
-    :func:`theory.job_sets.require_integers`).
+    :func:`theory.job_sets.require_integers`). ``columns`` maps the jobs file's columns
+    as in :func:`read_jobs`.
     """
-    jobs, lines = _read_jobs(jobs_path, integers, memory_budget)
+    jobs, lines = _read_jobs(jobs_path, integers, memory_budget, columns)
     machines = read_cluster(cluster_path, integers=integers, memory_budget=memory_budget)
     jname, cname = _name(jobs_path), _name(cluster_path)
     if jobs.resources != machines.resources:
