@@ -78,12 +78,3 @@ def test_bad_mappings_exit_2_in_one_line(capsys, tmp_path, mapping, words):
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("packsched: error: ") and words in err, err
 
-
-def test_the_reader_is_restored_after_a_mapped_run(capsys, tmp_path):
-    from theory.readers import job_files
-
-    read = job_files.read_instance
-    jobs = _renamed(FL24_JOBS, tmp_path / "trace.csv")
-    _json(capsys, "--policy", "mris", "--cluster", FL24_CLUSTER, "--jobs", jobs,
-          "--columns", MAPPING)
-    assert job_files.read_instance is read
