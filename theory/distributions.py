@@ -1034,7 +1034,7 @@ def from_spec(spec: str) -> SizeDistribution:
                                       conditioned on (0, 1]
         empirical:FILE                the sizes listed in FILE, each equally likely
                                       (one size per line, in (0, 1]; the format of
-                                      :func:`theory.readers.traces.read_size_file`)
+                                      :func:`theory.readers.text_files.read_size_file`)
         mixture:W1*SPEC1+W2*SPEC2     mixture of the specs above (not of mixtures)
 
     ``lognormal`` and ``gamma`` are truncated to (0, 1] and renormalised
@@ -1156,7 +1156,7 @@ def _scipy_spec(kind: str, args: list[str], spec: str) -> Continuous:
 
 def _empirical_file(path: str, spec: str) -> Discrete:
     """``empirical:FILE``: the sizes of FILE (read exactly), each line one job."""
-    from theory.readers.traces import read_size_file
+    from theory.readers.text_files import read_size_file
 
     if not path:
         raise ValueError(f"empirical needs a file: empirical:FILE (got {spec!r})")
