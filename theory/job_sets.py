@@ -297,7 +297,12 @@ class JobSet:
         if cols["id"] is not None:
             ids = _frame_ids(frame[cols["id"]], bad, cols["id"], pd)
         if unit != 1.0:
-            a, p = a / unit, p / unit
+            with np.errstate(over="ignore", under="ignore"):
+                a, p = a / unit, p / unit
+            if not (np.all(np.isfinite(a)) and np.all(np.isfinite(p))):
+                raise ValueError(f"time_unit {unit:g} makes a time beyond the float range "
+                                 f"(largest arrival {np.max(a):g}, processing "
+                                 f"{np.max(p):g} after dividing)")
             if np.any(p <= 0):
                 i = first(p <= 0)
                 raise bad(cols["processing"], "processing", i, f"{p[i] * unit:g} / "

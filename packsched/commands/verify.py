@@ -110,6 +110,13 @@ def run(args: argparse.Namespace) -> int:
         if args.report is not None:
             raise UsageError("--report writes the results of a run; it does not go with --list")
         return _list(checks, args)
+    if args.report is not None:  # refused before hours of checks, not after
+        from pathlib import Path
+
+        report = Path(args.report)
+        if report.exists() and not report.is_dir():
+            raise UsageError(f"--report {args.report}: not a folder (the report is written "
+                             f"as {args.report}/index.html)")
     if not args.json:
         note(f"running {len(checks)} check(s) ...")
     rows: list[dict[str, Any]] = []

@@ -100,3 +100,12 @@ def test_a_report_needs_a_run(capsys, tmp_path):
     assert code == 2 and "does not go with --list" in capsys.readouterr().err
     assert not (tmp_path / "r").exists()
 
+
+
+def test_a_report_into_a_file_is_refused_before_any_check_runs(capsys, tmp_path):
+    target = tmp_path / "notes.txt"
+    target.write_text("mine\n")
+    code = main(["verify", "--quick", "--claim", "PG21.Prop2", "--report", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2 and "not a folder" in err and "running" not in err
+    assert target.read_text() == "mine\n"

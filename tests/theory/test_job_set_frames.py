@@ -150,3 +150,11 @@ def test_read_jobs_mapping_row_errors_name_file_line_and_column(tmp_path):
     f.write_text("user,dur,submit,cpu\nx,1,0,1\n")
     jobs = read_jobs(f, columns={"arrival": "submit", "processing": "dur", "demand": "cpu"})
     assert jobs.ids == ("0",) and jobs.where(0) == f"job '0' ({f} line 2)"
+
+
+def test_a_time_unit_that_pushes_times_past_the_float_range_is_refused():
+    import pandas as pd
+
+    df = pd.DataFrame({"arrival": [0, 1e10], "processing": [1, 2], "demand_0": [1, 1]})
+    with pytest.raises(ValueError, match="beyond the float range"):
+        JobSet.from_frame(df, time_unit=1e-310)
