@@ -237,3 +237,18 @@ def route(args: argparse.Namespace, command: str,
                          f"{known})")
     check_policy_options(args)
     return runners[info.family](args)
+
+
+def add_executor_arguments(p: Any) -> None:
+    """``--executor``, ``--workers`` and ``--scheduler`` of the commands that run many
+    tasks (``sweep``, ``reproduce``; :mod:`policies.executors`)."""
+    from policies.executors import EXECUTORS
+
+    p.add_argument("--executor", choices=EXECUTORS, default="serial",
+                   help="serial (default), processes (a pool of --workers on this machine) "
+                        "or dask (a LocalCluster of --workers, or --scheduler; needs "
+                        "pip install 'packsched[distributed]')")
+    p.add_argument("--workers", type=integer(1, 1024), default=None, metavar="N",
+                   help="worker processes of --executor processes or dask (default 2)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a running Dask scheduler, tcp://host:port (--executor dask)")

@@ -41,4 +41,29 @@ def lazy_exports(
     def __dir__() -> list[str]:
         return sorted(set(namespace) | set(where))
 
+    _keep_functions_over_submodules(package, where)
     return list(where), __getattr__, __dir__
+
+
+def _keep_functions_over_submodules(package: str, where: Mapping[str, str]) -> None:
+    """A re-exported name that is also a submodule's name (``policies.aggregate`` the
+    function, from ``policies/aggregate.py``): when that submodule is first imported,
+    the import system binds the package's attribute to the module, and the name would
+    stop being the function for everyone afterwards. The package refuses that one
+    binding, so the name stays the function (``from policies.aggregate import ...``
+    still finds the module in ``sys.modules``)."""
+    import sys
+    import types
+
+    clashes = {name for name, mod in where.items() if mod == f"{package}.{name}"}
+    module = sys.modules.get(package)
+    if not clashes or module is None:
+        return
+
+    class _Package(types.ModuleType):
+        def __setattr__(self, name: str, value: Any) -> None:
+            if name in clashes and isinstance(value, types.ModuleType):
+                return
+            super().__setattr__(name, value)
+
+    module.__class__ = _Package

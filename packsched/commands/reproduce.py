@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Any
 
-from packsched.arguments import integer
+from packsched.arguments import add_executor_arguments
 from packsched.errors import EXIT_OK, EXIT_VIOLATED, ComputationError, UsageError
 from packsched.output import emit_json, note
 
@@ -16,7 +16,6 @@ NAME = "reproduce"
 
 
 def add_parser(sub: Any) -> None:
-    from policies.executors import EXECUTORS
 
     p = sub.add_parser(
         NAME, help="redraw a figure of the papers (PNG, SVG and the CSV behind it)",
@@ -37,12 +36,7 @@ def add_parser(sub: Any) -> None:
                    help="quick (default: minutes for all, as CI runs them) or paper (the "
                         "papers' settings)")
     p.add_argument("--out", metavar="DIR", help="output folder (created)")
-    p.add_argument("--executor", choices=EXECUTORS, default="serial",
-                   help="serial (default), processes or dask, as for packsched sweep")
-    p.add_argument("--workers", type=integer(1, 1024), default=None, metavar="N",
-                   help="worker processes of --executor processes or dask (default 2)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a running Dask scheduler, tcp://host:port (--executor dask)")
+    add_executor_arguments(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run)
 

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import Any
 
-from packsched.arguments import integer
+from packsched.arguments import add_executor_arguments, integer
 from packsched.errors import EXIT_FAILED, EXIT_OK, UsageError
 from packsched.output import emit_json, note
 
@@ -16,7 +16,6 @@ NAME = "sweep"
 
 def add_parser(sub: Any) -> None:
     from packsched.sweep_runner import MAX_POINTS
-    from policies.executors import EXECUTORS
 
     p = sub.add_parser(
         NAME, help="run simulate or schedule over a grid into a results store",
@@ -27,14 +26,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("spec", metavar="SPEC.toml", help="the sweep spec")
     p.add_argument("--store", required=True, metavar="PATH",
                    help="the SQLite store (created, or resumed when made from this spec)")
-    p.add_argument("--executor", choices=EXECUTORS, default="serial",
-                   help="serial (default), processes (a pool of --workers on this machine) "
-                        "or dask (a LocalCluster of --workers, or --scheduler; needs "
-                        "pip install 'packsched[distributed]')")
-    p.add_argument("--workers", type=integer(1, 1024), default=None, metavar="N",
-                   help="worker processes of --executor processes or dask (default 2)")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="a running Dask scheduler, tcp://host:port (--executor dask)")
+    add_executor_arguments(p)
     p.add_argument("--max-points", type=integer(1), default=MAX_POINTS, metavar="N",
                    help=f"refuse a spec of more runs (default {MAX_POINTS:,})")
     p.add_argument("--json", action="store_true",
