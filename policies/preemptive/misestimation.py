@@ -16,10 +16,12 @@ __all__ = ["misestimated_demands"]
 def misestimated_demands(jobs: Any, sigma2: float, *, cap: Any,
                          seed: int | np.random.Generator | None = None) -> np.ndarray:
     """XLL21 Sec. VI-D: each job j declares d_j (1 + X_j) of every resource (cores, and
-    memory in the 2D case), X_j ~ N(0, ``sigma2``) one draw per job, rounded up to an
-    integer, 1 where not positive, and at most ``cap`` (the largest machine's capacity
-    per resource) so every job still fits somewhere; the paper does not say what it did
-    with such estimates. Returns the (N, R) integer array for ``declared=``."""
+    memory in the 2D case), X_j ~ N(0, ``sigma2``), rounded up to an integer; the paper
+    sets a negative estimate to 1 (core or GB), and here a zero one too (a job declaring
+    nothing would never be allocated). Choices the paper does not state: one draw per
+    job, shared by its resources (the text writes d_j (1 + X) and m_j (1 + X)), and at
+    most ``cap`` (the largest machine's capacity per resource) so every job still fits
+    somewhere. Returns the (N, R) integer array for ``declared=``."""
     from theory.seeding import as_rng
 
     if not isinstance(sigma2, int | float) or isinstance(sigma2, bool) \
