@@ -37,7 +37,8 @@ extensions = [
     "reference",
 ]
 
-exclude_patterns = ["_build", "examples", "**.ipynb_checkpoints", "jupyter_execute"]
+exclude_patterns = ["_build", "examples", "**.ipynb_checkpoints", "jupyter_execute",
+                    "notebooks/README.md", "notebooks/figures"]
 source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 
@@ -73,7 +74,13 @@ html_theme_options = {
     "footer_end": ["sphinx-version"],
 }
 html_show_sourcelink = False
+# pages without sub-pages get the full width (no empty section navigation)
+html_sidebars = {page: [] for page in ("index", "tutorial", "report", "benchmarks",
+                                       "design", "notebooks")}
 # "light" rather than the theme's unset mode, which its script reports as a console error
 html_context = {"default_mode": "light"}
 
+# The notebooks (docs/notebooks links to ../notebooks) run at quick scale and reuse the
+# gallery's figure stores, so they redraw without running.
 os.environ.setdefault("PACKSCHED_NOTEBOOK_QUICK", "1")
+os.environ.setdefault("PACKSCHED_FIGURES_OUT", str(DOCS / "_build" / "figures"))

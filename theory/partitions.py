@@ -35,7 +35,46 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Cell:
-    """An interval of sizes with open or closed ends; a singleton when ``lo == hi``."""
+    """An interval of sizes with open or closed ends; a singleton when ``lo == hi``.
+
+    One cell X_j of a partition (PG21 Def. 3). ``x in cell`` tests membership (``x``
+    read as :func:`theory.to_number` reads it, exactly for exact input);
+    :attr:`upper` = sup X_j and :attr:`lower` = inf X_j are the sizes of the upper-
+    and lower-rounded virtual queues (Def. 4). A frozen dataclass; ``str`` writes
+    ``(lo, hi]``, ``[lo, hi)``, ... or ``{a}`` for a singleton.
+
+    Parameters
+    ----------
+    lo : number
+        Lower end (a Fraction, int or float; not converted).
+    hi : number
+        Upper end, at least ``lo``.
+    lo_closed : bool, optional
+        Whether ``lo`` belongs to the cell (default False).
+    hi_closed : bool, optional
+        Whether ``hi`` belongs to the cell (default True: the paper's ``(lo, hi]``).
+
+    Raises
+    ------
+    ValueError
+        The cell is empty: ``lo > hi``, or ``lo == hi`` without both ends closed.
+
+    References
+    ----------
+    PG21, Sec. III-B, Definitions 3 and 4.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import Cell
+    >>> c = Cell(Fraction(1, 2), Fraction(2, 3))
+    >>> str(c), "0.6" in c, "0.5" in c
+    ('(1/2, 2/3]', True, False)
+    >>> c.upper, c.lower
+    (Fraction(2, 3), Fraction(1, 2))
+    >>> str(Cell(Fraction(3, 4), Fraction(3, 4), lo_closed=True, hi_closed=True))
+    '{3/4}'
+    """
 
     lo: Number
     hi: Number
@@ -75,6 +114,42 @@ class Partition:
 
     ``cells`` are kept in the given order: type ``j`` is ``cells[j]``. Cells must be
     disjoint and, sorted by position, must abut so that their union is one interval.
+    :attr:`upper_sizes` and :attr:`lower_sizes` are the sizes of the upper- and
+    lower-rounded VQs (Def. 4); :meth:`type_of` and :meth:`classify` map sizes to
+    types; :meth:`refines` compares partitions.
+
+    Parameters
+    ----------
+    cells : sequence of Cell
+        The cells X_j, at least one, in type order.
+    name : str, optional
+        Label shown in the repr and in messages (default ``"partition"``).
+
+    Raises
+    ------
+    ValueError
+        No cells; two neighbouring cells overlap or leave a gap.
+
+    See Also
+    --------
+    partition_from_cuts, universal_partition, quantile_partition, grid_partition :
+        the partitions the papers use.
+
+    References
+    ----------
+    PG21, Sec. III-B, Definitions 3 and 4 and eq. (6).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import Cell, Partition
+    >>> p = Partition([Cell(Fraction(1, 2), 1), Cell(0, Fraction(1, 2))], name="halves")
+    >>> p
+    Partition(halves, 2 cells)
+    >>> p.upper_sizes, p.lower_sizes
+    ([1, Fraction(1, 2)], [Fraction(1, 2), 0])
+    >>> p.type_of("0.5"), p.classify([0.2, 0.5, 0.9]).tolist()
+    (1, [1, 1, 0])
     """
 
     def __init__(self, cells: Sequence[Cell], name: str = "partition"):
@@ -198,7 +273,38 @@ def _float_at_most(b: Fraction) -> float:
 
 
 def partition_from_cuts(cuts: Sequence[object], name: str = "cuts") -> Partition:
-    """Cells ``(c_{i-1}, c_i]`` between consecutive cut points ``c_0 < c_1 < ... < c_N``."""
+    """Cells ``(c_{i-1}, c_i]``, i = 1 to N, between increasing cut points ``c_0`` to ``c_N``.
+
+    Parameters
+    ----------
+    cuts : sequence of numbers
+        The cut points, strictly increasing, at least two; exact (Fractions) for ints,
+        Fractions and decimal strings.
+    name : str, optional
+        Label of the partition (default ``"cuts"``).
+
+    Returns
+    -------
+    Partition
+        N cells, type i - 1 being ``(c_{i-1}, c_i]``.
+
+    Raises
+    ------
+    ValueError
+        Fewer than two cut points; a cut point that is not a number; cut points not
+        strictly increasing.
+
+    References
+    ----------
+    PG21, Sec. III-B, Definition 3 (a partition of (0, 1] into intervals).
+
+    Examples
+    --------
+    >>> from theory import partition_from_cuts
+    >>> p = partition_from_cuts(["0", "0.4", "1"])
+    >>> [str(c) for c in p.cells]
+    ['(0, 2/5]', '(2/5, 1]']
+    """
     cs = [to_number(c, name="cut point") for c in cuts]
     if len(cs) < 2:
         raise ValueError("need at least two cut points")
@@ -223,6 +329,40 @@ def universal_partition(J: int) -> Partition:
     ``small_jobs="rounded"`` in :mod:`policies.slotted.vqs`) pack such a job as size
     1/2^J (:func:`theory.bounds.universal_scheduled_size`); ``small_jobs="actual"``
     packs it at its real size.
+
+    Parameters
+    ----------
+    J : int
+        The parameter J > 1 of eq. (18).
+
+    Returns
+    -------
+    Partition
+        2J cells with exact (Fraction) ends, cell j being I_j of eq. (18) (the last
+        extended down to 0); named ``"universal(J=...)"``.
+
+    Raises
+    ------
+    ValueError
+        ``J`` is not an integer above 1.
+
+    See Also
+    --------
+    reduced_configurations : K_RED^(J), the configurations VQS uses on these VQs.
+    choose_J : the J that Corollary 1 asks for.
+
+    References
+    ----------
+    PG21, Sec. V-A, eq. (18) and the paragraph after it (small jobs in VQ_{2J-1}).
+
+    Examples
+    --------
+    >>> from theory import universal_partition
+    >>> p = universal_partition(2)
+    >>> [str(c) for c in p.cells]
+    ['(2/3, 1]', '(1/2, 2/3]', '(1/3, 1/2]', '(0, 1/3]']
+    >>> p.upper_sizes
+    [Fraction(1, 1), Fraction(2, 3), Fraction(1, 2), Fraction(1, 3)]
     """
     if not isinstance(J, int) or J < 2:
         raise ValueError(f"the universal partition needs an integer J > 1 (eq. 18), got {J!r}")
@@ -249,6 +389,53 @@ def quantile_partition(dist: SizeDistribution, n: int, *, tight: bool = True) ->
     With ``tight=False`` the outer cut points are 0 and 1 exactly as in the paper (the
     setting of identity (40)-(41)); with ``tight=True`` they are the ends of the support,
     which gives a much narrower bracket for distributions that do not reach 0 or 1.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        Scalar sizes in (0, 1] (support within [0, 1]). Exact distributions give exact
+        cut points.
+    n : int
+        The level n >= 0: 2^(n+1) quantile cells (plus singletons for atoms).
+    tight : bool, optional
+        Keyword only. True (default): the outer cut points are the ends of the support;
+        False: 0 and 1, as in the paper.
+
+    Returns
+    -------
+    Partition
+        The cells in increasing order of size, named ``"quantile(n=...)"``.
+
+    Raises
+    ------
+    ValueError
+        ``n`` is not a non-negative integer; ``dist`` has vector sizes; its support
+        is not within [0, 1] (sizes must be fractions of a server).
+
+    See Also
+    --------
+    lower_from_upper_quantile : eq. (40) for these partitions.
+    type_probabilities : P^(X)_j, here 1/2^(n+1) per cell for a continuous F_R.
+
+    References
+    ----------
+    PG21, Sec. VIII-A (proof of Theorem 1: partitions X^(n), eqs. (31)-(41), and the
+    general distributions).
+
+    Examples
+    --------
+    >>> from theory import Discrete, Mixture, Uniform, quantile_partition
+    >>> u = Uniform("0.1", "0.9")
+    >>> [str(c) for c in quantile_partition(u, 1).cells]
+    ['(1/10, 3/10]', '(3/10, 1/2]', '(1/2, 7/10]', '(7/10, 9/10]']
+    >>> [str(c) for c in quantile_partition(u, 1, tight=False).cells]
+    ['(0, 3/10]', '(3/10, 1/2]', '(1/2, 7/10]', '(7/10, 1]']
+
+    An atom at 3/4 becomes a singleton cell:
+
+    >>> m = Mixture([Uniform("0", "1/2"), Discrete(["3/4"])], ["1/2", "1/2"])
+    >>> [str(c) for c in quantile_partition(m, 0).cells]
+    ['(0, 1/2]', '(1/2, 3/4)', '{3/4}']
     """
     if not isinstance(n, int) or n < 0:
         raise ValueError(f"level n must be a non-negative integer, got {n!r}")
@@ -286,6 +473,39 @@ def type_probabilities(dist: SizeDistribution, partition: Partition) -> list[Num
     """P^(X)_j = P(R in X_j) for every cell (PG21 eq. (6)).
 
     Raises ``ValueError`` when the cells miss some of the probability.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        Scalar sizes F_R.
+    partition : Partition
+        The partition X; its cells should cover the support of ``dist``.
+
+    Returns
+    -------
+    list of number
+        P^(X)_j in the order of ``partition.cells``; exact (Fractions) for an exact
+        distribution with rational cell ends.
+
+    Raises
+    ------
+    ValueError
+        The probabilities sum to something other than 1 (beyond 1e-9): the partition
+        does not cover the support; ``dist`` has vector sizes.
+
+    References
+    ----------
+    PG21, Sec. III-B, eq. (6).
+
+    Examples
+    --------
+    >>> from theory import Discrete, Uniform, quantile_partition, type_probabilities
+    >>> from theory import universal_partition
+    >>> type_probabilities(Discrete(["0.4", "0.6"]), universal_partition(2))
+    [Fraction(0, 1), Fraction(1, 2), Fraction(1, 2), Fraction(0, 1)]
+    >>> u = Uniform("0.1", "0.9")
+    >>> type_probabilities(u, quantile_partition(u, 1))
+    [Fraction(1, 4), Fraction(1, 4), Fraction(1, 4), Fraction(1, 4)]
     """
     probs = [dist.prob(c.lo, c.hi, lo_closed=c.lo_closed, hi_closed=c.hi_closed)
              for c in partition.cells]
@@ -302,7 +522,41 @@ def grid_partition(grid: int, lo: object = 0, hi: object = 1) -> Partition:
     With upper rounding every size becomes a multiple of 1/G, so a server's
     configurations are those of an integer knapsack of capacity G: the grid
     partition gives Theorem 1 brackets that are fast to solve for many small sizes
-    (PG21 Thm. 1 holds for every partition).
+    (PG21 Thm. 1 holds for every partition). The cells run from floor(lo G)/G to
+    ceil(hi G)/G, so they cover [lo, hi] with whole grid steps.
+
+    Parameters
+    ----------
+    grid : int
+        The number G of grid steps per unit of size, a positive integer.
+    lo : number, optional
+        Smallest size to cover (default 0).
+    hi : number, optional
+        Largest size to cover (default 1); ``0 <= lo < hi <= 1``.
+
+    Returns
+    -------
+    Partition
+        Cells ``((i-1)/G, i/G]`` with exact ends, named ``"grid(1/G)"``.
+
+    Raises
+    ------
+    ValueError
+        ``grid`` is not a positive integer; ``lo`` or ``hi`` is not a number; not
+        ``0 <= lo < hi <= 1``.
+
+    References
+    ----------
+    PG21, Sec. III-B, Definitions 3-4 and Theorem 1 (the bracket holds for any
+    partition).
+
+    Examples
+    --------
+    >>> from theory import grid_partition
+    >>> [str(c) for c in grid_partition(4).cells]
+    ['(0, 1/4]', '(1/4, 1/2]', '(1/2, 3/4]', '(3/4, 1]']
+    >>> [str(c) for c in grid_partition(10, "0.25", "0.5").cells]
+    ['(1/5, 3/10]', '(3/10, 2/5]', '(2/5, 1/2]']
     """
     if isinstance(grid, bool) or not isinstance(grid, int) or grid < 1:
         raise ValueError(f"grid must be a positive integer, got {grid!r}")
