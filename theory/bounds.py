@@ -68,11 +68,54 @@ def _mean(dist_or_mean: SizeDistribution | object) -> Number:
 
 def lemma2_by_resource(room: Sequence[Number], load: Sequence[Number]
                        ) -> tuple[Number, int] | None:
-    """PG21 Lemma 2 (Sec. IV-B, rho* <= L / R-bar) in every resource r, for PG18's
+    """The smallest Lemma 2 bound ``room[r] / load[r]`` over the resources, with its resource.
+
+    PG21 Lemma 2 (Sec. IV-B, ``rho* <= L / R-bar``) in every resource r, for PG18's
     vectors: the servers hold at most ``room[r]`` (= sum_c L_c C_cr) units of resource
     r and one unit of workload brings ``load[r]`` (= R-bar_r, or sum_j d_j s_jr for a
-    direction d), so rho* <= room[r] / load[r]. The smallest such bound (exact for
-    Fractions) and its resource, the first on a tie; None when no load is positive."""
+    direction d), so ``rho* <= room[r] / load[r]``.
+
+    Parameters
+    ----------
+    room : sequence of numbers
+        ``room[r]``: the units of resource r all servers hold together (for L
+        identical servers of capacity C, ``L * C[r]``).
+    load : sequence of numbers
+        ``load[r]``: the units of resource r one unit of workload brings (the mean
+        size in resource r); same length as ``room``. Resources with
+        ``load[r] <= 0`` bound nothing and are skipped.
+
+    Returns
+    -------
+    tuple of (number, int) or None
+        ``(bound, r)``: the smallest ``room[r] / load[r]`` (exact for Fractions) and
+        its resource, the first on a tie; None when no load is positive.
+
+    Raises
+    ------
+    ValueError
+        ``room`` and ``load`` have different lengths.
+
+    See Also
+    --------
+    mean_size_bound : the same bound from a distribution or a mean size.
+
+    References
+    ----------
+    PG21, Sec. IV-B, Lemma 2 (``rho* <= L / R-bar``); PG18, Sec. II, eqs. (2)-(3)
+    (vector sizes and the capacity region).
+
+    Examples
+    --------
+    Two resources with room 10 and 20; a unit of workload brings 3 and 4:
+
+    >>> from fractions import Fraction
+    >>> from theory import lemma2_by_resource
+    >>> lemma2_by_resource([Fraction(10), Fraction(20)], [Fraction(3), Fraction(4)])
+    (Fraction(10, 3), 0)
+    >>> lemma2_by_resource([1, 1], [0, 0]) is None
+    True
+    """
     best: tuple[Number, int] | None = None
     for r, (held, brought) in enumerate(zip(room, load, strict=True)):
         if brought > 0:
@@ -84,11 +127,59 @@ def lemma2_by_resource(room: Sequence[Number], load: Sequence[Number]
 
 def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
                     capacity: object = 1) -> Number:
-    """rho* <= L C / R-bar (PG21 Lemma 2): servers cannot hold more than L C units of size.
+    """Upper bound ``rho* <= L C / R-bar`` (PG21 Lemma 2): L servers hold at most L C units of size.
 
     For vector sizes (PG18) the bound holds in every resource:
-    rho* <= min_d L C_d / R-bar_d over the resources with a positive mean
-    (:func:`lemma2_by_resource`).
+    ``rho* <= min_d L C_d / R-bar_d`` over the resources with a positive mean
+    (:func:`lemma2_by_resource`). Exact (a Fraction) when the mean and the capacity are.
+
+    Parameters
+    ----------
+    L : int
+        Number of servers, a positive integer (at most 2^53).
+    dist_or_mean : SizeDistribution or number or sequence of numbers
+        The size distribution (its :meth:`~SizeDistribution.mean` is used) or the mean
+        size R-bar itself, in the units of ``capacity``; a vector mean (one entry per
+        resource) for vector sizes.
+    capacity : number or sequence of numbers, optional
+        Capacity C of one server (default 1, sizes as fractions of a server); a vector
+        mean takes one value per resource or a scalar used for every resource. It is
+        not checked for positivity.
+
+    Returns
+    -------
+    number
+        The bound ``L C / R-bar`` (the smallest over resources for vectors), in units
+        of workload (``rho = lambda / mu``).
+
+    Raises
+    ------
+    ValueError
+        ``L`` is not a positive integer; a scalar mean is not positive, or is NaN or
+        infinite; a vector mean has no positive entry or a capacity vector of another
+        length.
+
+    See Also
+    --------
+    lemma2_by_resource : the bound per resource.
+    bfjs_guarantee : half of it, what BF-J/S is proved to support.
+
+    References
+    ----------
+    PG21, Sec. IV-B, Lemma 2; PG18, Sec. II (vector sizes s_j and capacities).
+
+    Examples
+    --------
+    PG21 Sec. VII-A.3: five unit servers and sizes uniform on [0.01, 0.19]
+    (R-bar = 0.1):
+
+    >>> from theory import Discrete, Uniform, mean_size_bound
+    >>> mean_size_bound(5, Uniform("0.01", "0.19"))
+    Fraction(50, 1)
+    >>> mean_size_bound(1, 0.5)
+    2.0
+    >>> mean_size_bound(2, Discrete([("0.5", "0.25"), ("0.25", "0.5")]))
+    Fraction(16, 3)
     """
     L = _check_servers(L)
     m = dist_or_mean.mean() if isinstance(dist_or_mean, SizeDistribution) else dist_or_mean
@@ -116,6 +207,45 @@ def fixed_configuration_workload(config: Sequence[object], probs: Sequence[objec
     up with every type iff rho <= L min_{P_j > 0} k_j / P_j (0 if some type with P_j > 0
     is missing from ``config``). PG21 Sec. VII-A.2 uses it for Fig. 3b: configuration
     (2, 1) serves (0.02, 0.01) < the arrivals (0.0204, 0.0102).
+
+    Parameters
+    ----------
+    config : sequence of int
+        The configuration k: ``k_j`` jobs of type j per server (non-negative integers).
+    probs : sequence of numbers
+        Type probabilities P_j, one per entry of ``config``; non-negative, not all zero
+        (they need not sum to 1).
+    L : int, optional
+        Number of servers (default 1).
+
+    Returns
+    -------
+    number
+        ``L min_{P_j > 0} k_j / P_j``, a workload; exact (Fraction) for rational
+        probabilities.
+
+    Raises
+    ------
+    ValueError
+        ``L`` is not a positive integer; an entry of ``config`` is not a non-negative
+        integer; a probability is not a number or is negative, or all are zero;
+        ``config`` and ``probs`` differ in length or are empty.
+
+    References
+    ----------
+    PG21, Sec. VII-A.2 (Fig. 3b); the rate balance of PG21, Sec. III-A, eq. (4)
+    restricted to one configuration.
+
+    Examples
+    --------
+    Two types with P = (2/3, 1/3), as in Fig. 3b; configuration (2, 1) keeps up with
+    any workload up to 3 per server, configuration (2, 0) with none:
+
+    >>> from theory import fixed_configuration_workload
+    >>> fixed_configuration_workload([2, 1], ["2/3", "1/3"])
+    Fraction(3, 1)
+    >>> fixed_configuration_workload([2, 0], ["2/3", "1/3"], L=4)
+    Fraction(0, 1)
     """
     _check_servers(L)
     ks = []
@@ -135,15 +265,87 @@ def fixed_configuration_workload(config: Sequence[object], probs: Sequence[objec
 def bfjs_guarantee(L: int, dist_or_mean: SizeDistribution | object) -> Number:
     """BF-J/S is stable for every rho < L / (2 R-bar) (PG21 Thm. 2, proof eqs. (12)-(17)).
 
-    With Lemma 2 this is at least rho*/2.
+    With Lemma 2 this is at least ``rho*/2``. Sizes are fractions of a unit server.
+
+    Parameters
+    ----------
+    L : int
+        Number of unit-capacity servers, a positive integer (at most 2^53).
+    dist_or_mean : SizeDistribution or number
+        The size distribution (its mean is used) or the mean size R-bar itself, in
+        (0, 1].
+
+    Returns
+    -------
+    number
+        ``L / (2 R-bar)``, a workload; exact (Fraction) for a rational mean.
+
+    Raises
+    ------
+    ValueError
+        ``L`` is not a positive integer; the mean is not positive, or is NaN or
+        infinite.
+
+    See Also
+    --------
+    mean_size_bound : the Lemma 2 upper bound ``L / R-bar`` on ``rho*``.
+    theorem2_constants : the constants of the proof.
+
+    References
+    ----------
+    PG21, Sec. IV-B, Theorem 2 and its proof, eqs. (12)-(17); Lemma 2.
+
+    Examples
+    --------
+    PG21 Sec. VII-A.3: five servers, sizes uniform on [0.1, 0.9] (R-bar = 1/2):
+
+    >>> from theory import Uniform, bfjs_guarantee
+    >>> bfjs_guarantee(5, Uniform("0.1", "0.9"))
+    Fraction(5, 1)
+    >>> bfjs_guarantee(1, 0.25)
+    2.0
     """
     return _check_servers(L) / (2 * _mean(dist_or_mean))
 
 
 def vqs_fraction(eps: object = 0) -> Fraction | float:
-    """Guaranteed fraction of rho* for VQS and VQS-BF: (1 - eps) * 2/3.
+    """Guaranteed fraction of ``rho*`` for VQS and VQS-BF: (1 - eps) 2/3.
 
     PG21 Thm. 3 (eps = 0, sizes > 1/2^J), Cor. 1 and Thm. 4 (F_R(1/2^J) < eps).
+
+    Parameters
+    ----------
+    eps : number, optional
+        The mass eps > F_R(1/2^J) of small sizes, in [0, 1) (default 0: every size
+        exceeds 1/2^J).
+
+    Returns
+    -------
+    Fraction or float
+        ``(1 - eps) * 2/3``, a fraction of ``rho*``: exact (Fraction) for a rational
+        ``eps``, a float for a float.
+
+    Raises
+    ------
+    ValueError
+        ``eps`` is not a number in [0, 1).
+
+    See Also
+    --------
+    choose_J : the J that makes F_R(1/2^J) < eps.
+
+    References
+    ----------
+    PG21, Sec. V-C, Theorem 3 and Corollary 1 (proof in Sec. VIII-D, eq. (62));
+    Sec. VI, Theorem 4 (VQS-BF).
+
+    Examples
+    --------
+    >>> from theory import vqs_fraction
+    >>> vqs_fraction()
+    Fraction(2, 3)
+    >>> vqs_fraction("0.1")
+    Fraction(3, 5)
     """
     e = to_number(eps, name="eps")
     if not 0 <= e < 1:
@@ -156,6 +358,45 @@ def choose_J(dist: SizeDistribution, eps: object) -> int:
 
     With ``eps = 0`` this is the smallest J with no mass at or below 1/2^J (Thm. 3
     needs sizes > 1/2^J); raises if no such J exists (sizes accumulating at 0).
+    J = 2, 3, ..., 63 are tried; the cdf is evaluated at the exact points 1/2^J.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        The size distribution F_R, sizes as fractions of a unit server.
+    eps : number
+        The tolerated mass of small sizes, in [0, 1).
+
+    Returns
+    -------
+    int
+        The smallest J in 2..63 with F_R(1/2^J) < eps (F_R(1/2^J) = 0 when
+        ``eps = 0``).
+
+    Raises
+    ------
+    ValueError
+        ``eps`` is not a number in [0, 1); no J <= 63 satisfies the condition.
+
+    See Also
+    --------
+    vqs_fraction : the fraction (1 - eps) 2/3 of ``rho*`` that J guarantees.
+    universal_partition : the partition with 2J cells that VQS uses.
+
+    References
+    ----------
+    PG21, Sec. V-C, Corollary 1 and Theorem 3 (J > log2(1/u)).
+
+    Examples
+    --------
+    Sizes uniform on [0.01, 0.19] exceed 1/2^7 = 1/128; for sizes uniform on [0, 1],
+    F_R(1/2^J) = 1/2^J drops below 0.01 at J = 7:
+
+    >>> from theory import Uniform, choose_J
+    >>> choose_J(Uniform("0.01", "0.19"), 0)
+    7
+    >>> choose_J(Uniform(0, 1), "0.01")
+    7
     """
     e = to_number(eps, name="eps")
     if not 0 <= e < 1:
@@ -172,6 +413,40 @@ def universal_scheduled_size(x: object, J: int) -> Number:
 
     PG21 Sec. V-A (last paragraph before V-B). ``J`` is validated as for the universal
     partition (an integer J > 1, eq. (18)) and ``x`` must be a positive size.
+
+    Parameters
+    ----------
+    x : number
+        A job size, as a fraction of a unit server (positive).
+    J : int
+        The parameter J > 1 of the universal partition.
+
+    Returns
+    -------
+    number
+        ``1/2^J`` (a Fraction) if ``x <= 1/2^J``, else ``x`` itself (read as a number:
+        a Fraction for exact input, a float for a float).
+
+    Raises
+    ------
+    ValueError
+        ``J`` is not an integer above 1; ``x`` is not a positive number.
+
+    See Also
+    --------
+    universal_partition : the partition I whose last VQ receives the small jobs.
+
+    References
+    ----------
+    PG21, Sec. V-A, eq. (18) and the paragraph after it.
+
+    Examples
+    --------
+    >>> from theory import universal_scheduled_size
+    >>> universal_scheduled_size("0.01", 3)
+    Fraction(1, 8)
+    >>> universal_scheduled_size("0.3", 3)
+    Fraction(3, 10)
     """
     if isinstance(J, bool) or not isinstance(J, int) or J < 2:
         raise ValueError(f"the universal partition needs an integer J > 1 (eq. 18), got {J!r}")
@@ -318,7 +593,54 @@ def lemma1_N1(eps1: object, L: int, mu: object, K_max: int) -> int:
 
     Tiny ``mu**K_max`` (even below the float range) is handled: N_1 is then the exact,
     huge integer (about log(L/eps1) / mu^K_max). If N_1 would have more than
-    :data:`LEMMA1_MAX_DIGITS` decimal digits, ``ValueError`` is raised instead.
+    ``LEMMA1_MAX_DIGITS`` (4300) decimal digits, ``ValueError`` is raised instead.
+
+    Parameters
+    ----------
+    eps1 : number
+        The probability bound eps_1 of Lemma 1, in (0, 1).
+    L : int
+        Number of servers, a positive integer (at most 2^53).
+    mu : number
+        Per-slot departure probability of a job in service, in (0, 1] (service is
+        geometric with mean 1/mu slots).
+    K_max : int
+        Largest number of jobs in one server (ceil(1/u) for a minimum size u), a
+        positive integer.
+
+    Returns
+    -------
+    int
+        The smallest positive integer N_1 with ``(1 - mu^K_max)^N_1 < eps1/L``, exact
+        (1 when ``mu = 1``), in slots.
+
+    Raises
+    ------
+    ValueError
+        ``L`` or ``K_max`` is not a positive integer; ``eps1`` is not in (0, 1) or
+        ``mu`` not in (0, 1]; N_1 would have more than 4300 digits; (in principle) the
+        sign of eq. (10) could not be decided at the highest precision tried.
+
+    See Also
+    --------
+    theorem2_constants : N_1 with the other constants of the BF-J/S proof.
+
+    References
+    ----------
+    PG21, Sec. IV-B, Lemma 1, eqs. (10)-(11).
+
+    Examples
+    --------
+    With mu = 1/2 and at most 2 jobs per server, 1 - mu^K = 3/4 and
+    log(0.1)/log(3/4) = 8.004, so N_1 = 9; an integer bound n gives n + 1:
+
+    >>> from theory import lemma1_N1
+    >>> lemma1_N1("0.1", 1, "0.5", 2)
+    9
+    >>> lemma1_N1("1/8", 1, "1/2", 1)      # log(1/8)/log(1/2) = 3 exactly
+    4
+    >>> lemma1_N1("0.1", 1, "1e-30", 1)    # about ln(10) 10^30
+    2302585092994045684017991454684
     """
     _check_servers(L)
     if isinstance(K_max, bool) or not isinstance(K_max, int):
@@ -354,6 +676,45 @@ def theorem2_constants(eps: float, L: int, mu: float, u: float) -> dict[str, flo
     ``K_max = ceil(1/u)`` and N_1 from eq. (17). The paper prints L N_2 eps / 3 for delta
     (eq. (15)) and h (eq. (16)); with it the drift condition below eq. (14) fails
     (errata PG21.Thm2.eq15 and PG21.Thm2.eq16, checked by PG21.Thm2.constants).
+    Computed in floats (N_1 and N_2 are exact integers); :func:`theorem2_n2`,
+    :func:`theorem2_margin` and :func:`theorem2_h_infimum` are the exact versions.
+
+    Parameters
+    ----------
+    eps : float
+        The margin eps of Theorem 2 (workloads below (1 - eps) L/(2 R-bar)), in (0, 1).
+    L : int
+        Number of servers, a positive integer.
+    mu : float
+        Per-slot departure probability, in (0, 1].
+    u : float
+        The minimum job size u, in (0, 1] (fraction of a unit server).
+
+    Returns
+    -------
+    dict of str to float or int
+        ``eps1`` = eps/3, ``K_max`` = ceil(1/u), ``N1`` (:func:`lemma1_N1`),
+        ``N2`` = ceil(3 L N_1 / eps), ``delta`` = ``h`` = L N_2 eps / 6 (N_1 and N_2 in
+        slots).
+
+    Raises
+    ------
+    ValueError
+        ``eps`` not in (0, 1) or ``u`` not in (0, 1]; and as :func:`lemma1_N1` for
+        ``L`` and ``mu``.
+
+    References
+    ----------
+    PG21, Sec. IV-B, proof of Theorem 2, eqs. (13)-(17) and Lemma 1, eq. (10);
+    errata register entries PG21.Thm2.eq15 and PG21.Thm2.eq16 (docs/design.md,
+    section Errata).
+
+    Examples
+    --------
+    >>> from theory import theorem2_constants
+    >>> c = theorem2_constants(0.3, 1, 0.5, 0.5)
+    >>> c["K_max"], c["N1"], c["N2"], c["delta"]
+    (2, 9, 90, 4.5)
     """
     if not (0 < eps < 1 and 0 < u <= 1):
         raise ValueError("need 0 < eps < 1 and 0 < u <= 1")
@@ -369,6 +730,48 @@ def lower_from_upper_quantile(rho_upper: object, L: int, m: int) -> Number:
 
     Valid for a continuous F_R and the paper's X^(n) (outer cut points 0 and 1).
     ``m`` must be a positive integer and ``rho_upper`` a non-negative workload below L m.
+
+    .. math::
+
+        \\underline{\\rho}^*(X^{(n)}) = \\frac{\\bar{\\rho}^*(X^{(n)})}
+        {1 - \\bar{\\rho}^*(X^{(n)}) / (L m)}
+
+    Parameters
+    ----------
+    rho_upper : number
+        The upper-rounded maximum workload of X^(n), a non-negative workload below L m.
+    L : int
+        Number of unit servers, a positive integer.
+    m : int
+        The number of cells 2^(n+1) of X^(n), a positive integer.
+
+    Returns
+    -------
+    number
+        The lower-rounded maximum workload; exact (Fraction) for a rational input.
+
+    Raises
+    ------
+    ValueError
+        ``rho_upper`` is negative, not a number, or at least L m; ``L`` or ``m`` is
+        not a positive integer.
+
+    See Also
+    --------
+    quantile_bracket_gap : the width of the bracket, eq. (41).
+    quantile_partition : the partitions X^(n).
+
+    References
+    ----------
+    PG21, Sec. VIII-A (proof of Theorem 1), eq. (40), from eqs. (36)-(39).
+
+    Examples
+    --------
+    One server, n = 1 (m = 4 cells):
+
+    >>> from theory import lower_from_upper_quantile
+    >>> lower_from_upper_quantile("3/2", 1, 4)
+    Fraction(12, 5)
     """
     r = _workload(rho_upper, "rho_upper")
     _check_servers(L)
@@ -380,9 +783,49 @@ def lower_from_upper_quantile(rho_upper: object, L: int, m: int) -> Number:
 
 
 def quantile_bracket_gap(rho_lower: object, L: int, m: int) -> Number:
-    """PG21 eq. (41): lower-rounded minus upper-rounded rho* = rho_low^2 / (L m + rho_low).
+    """PG21 eq. (41): lower-rounded minus upper-rounded ``rho*`` = rho_low^2 / (L m + rho_low).
 
     ``m = 2^(n+1)`` must be a positive integer and ``rho_lower`` a non-negative workload.
+    Like eq. (40), valid for a continuous F_R and the paper's X^(n).
+
+    Parameters
+    ----------
+    rho_lower : number
+        The lower-rounded maximum workload of X^(n), non-negative.
+    L : int
+        Number of unit servers, a positive integer.
+    m : int
+        The number of cells 2^(n+1) of X^(n), a positive integer.
+
+    Returns
+    -------
+    number
+        The gap ``rho_lower^2 / (L m + rho_lower)``, a workload; exact (Fraction) for
+        a rational input.
+
+    Raises
+    ------
+    ValueError
+        ``rho_lower`` is negative or not a number; ``L`` or ``m`` is not a positive
+        integer.
+
+    See Also
+    --------
+    lower_from_upper_quantile : eq. (40).
+
+    References
+    ----------
+    PG21, Sec. VIII-A (proof of Theorem 1), eq. (41).
+
+    Examples
+    --------
+    The bracket of :func:`lower_from_upper_quantile`'s example, [3/2, 12/5], has
+    width 9/10:
+
+    >>> from fractions import Fraction
+    >>> from theory import quantile_bracket_gap
+    >>> quantile_bracket_gap(Fraction(12, 5), 1, 4)
+    Fraction(9, 10)
     """
     r = _workload(rho_lower, "rho_lower")
     _check_servers(L)
@@ -391,7 +834,40 @@ def quantile_bracket_gap(rho_lower: object, L: int, m: int) -> Number:
 
 
 def prop2_rho_star(L: int = 1) -> Fraction:
-    """rho* = 2 L for sizes 1/2 -+ e equally likely (PG21 Sec. VIII-C): pairs fit exactly."""
+    """``rho*`` = 2 L for sizes 1/2 -+ e equally likely (PG21 Sec. VIII-C): pairs fit exactly.
+
+    Configuration (1, 1) (one job of each size) fills a server, so any
+    ``rho < 2 L`` is supportable and no larger one is.
+
+    Parameters
+    ----------
+    L : int, optional
+        Number of unit servers (default 1, the paper's single server).
+
+    Returns
+    -------
+    Fraction
+        ``2 L``, exactly.
+
+    Raises
+    ------
+    ValueError
+        ``L`` is not a positive integer.
+
+    See Also
+    --------
+    prop2_upper_rounded_limit : what upper-rounded partitions reach, (2/3) ``rho*``.
+
+    References
+    ----------
+    PG21, Sec. V-C, Proposition 2; its proof in Sec. VIII-C.
+
+    Examples
+    --------
+    >>> from theory import prop2_rho_star
+    >>> prop2_rho_star(), prop2_rho_star(3)
+    (Fraction(2, 1), Fraction(6, 1))
+    """
     return Fraction(2 * _check_servers(L))
 
 
@@ -400,6 +876,37 @@ def prop2_upper_rounded_limit(L: int = 1) -> Fraction:
 
     From eq. (61) with maximal configurations (2, 0) and (0, 1): p_1 = 1/3, p_2 = 2/3
     (the paper prints p_2 = 1/3; see the errata register).
+
+    Parameters
+    ----------
+    L : int, optional
+        Number of unit servers (default 1, the paper's single server).
+
+    Returns
+    -------
+    Fraction
+        ``4 L / 3``, exactly.
+
+    Raises
+    ------
+    ValueError
+        ``L`` is not a positive integer.
+
+    See Also
+    --------
+    prop2_mixture_weights : the workload that given weights (p_1, p_2) support.
+    prop2_rho_star : the optimum ``2 L``.
+
+    References
+    ----------
+    PG21, Sec. V-C, Proposition 2; Sec. VIII-C, eq. (61); errata register entry
+    PG21.Prop2.eq61 (docs/design.md, section Errata).
+
+    Examples
+    --------
+    >>> from theory import prop2_upper_rounded_limit
+    >>> prop2_upper_rounded_limit(), prop2_upper_rounded_limit(3)
+    (Fraction(4, 3), Fraction(4, 1))
     """
     return Fraction(4 * _check_servers(L), 3)
 
@@ -427,7 +934,52 @@ def prop2_mixture_weights(p1: object, p2: object, *,
     the demand rho (1/2, 1/2) of PG21 eq. (61), exactly: min(4 p1, 2 p2).
 
     None if the weights are negative or, with ``require_distribution``, if they do not
-    meet (61)'s constraint p1 + p2 = 1 (without it, a sum above 1 is still refused)."""
+    meet (61)'s constraint p1 + p2 = 1 (without it, a sum above 1 is still refused).
+
+    Parameters
+    ----------
+    p1 : int or Fraction or str
+        Weight of configuration (2, 0), exact (a float is refused).
+    p2 : int or Fraction or str
+        Weight of configuration (0, 1), exact.
+    require_distribution : bool, optional
+        Keyword only. True (default): the weights must sum to 1 as in eq. (61); False:
+        any sum up to 1 is accepted.
+
+    Returns
+    -------
+    Fraction or None
+        ``min(4 p1, 2 p2)``, exactly; None for negative weights, a sum above 1, or (with
+        ``require_distribution``) a sum other than 1.
+
+    Raises
+    ------
+    TypeError
+        A weight is not an int, a Fraction or a decimal string (a float, a bool).
+    ValueError
+        A string weight is not a number.
+
+    See Also
+    --------
+    prop2_upper_rounded_limit : the best value, at p1 = 1/3, p2 = 2/3.
+
+    References
+    ----------
+    PG21, Sec. VIII-C (proof of Proposition 2), eq. (61); errata register entry
+    PG21.Prop2.eq61 (docs/design.md, section Errata).
+
+    Examples
+    --------
+    The weights that maximise the workload, and those the paper prints:
+
+    >>> from theory import prop2_mixture_weights
+    >>> prop2_mixture_weights("1/3", "2/3")
+    Fraction(4, 3)
+    >>> prop2_mixture_weights("1/3", "1/3") is None      # p1 + p2 != 1
+    True
+    >>> prop2_mixture_weights("1/3", "1/3", require_distribution=False)
+    Fraction(2, 3)
+    """
     a, b = _exact(p1, "p1"), _exact(p2, "p2")
     if a < 0 or b < 0 or a + b > 1 or (require_distribution and a + b != 1):
         return None
@@ -435,7 +987,40 @@ def prop2_mixture_weights(p1: object, p2: object, *,
 
 
 def theorem2_n2(eps: object, L: int, N1: int) -> int:
-    """N_2 = ceil(3 L N_1 / eps) of PG21 eq. (15), exactly."""
+    """N_2 = ceil(3 L N_1 / eps) of PG21 eq. (15), exactly.
+
+    Parameters
+    ----------
+    eps : int or Fraction or str
+        The margin eps of Theorem 2, exact, in (0, 1).
+    L : int
+        Number of servers, a positive integer.
+    N1 : int
+        N_1 of Lemma 1 (:func:`lemma1_N1`), a positive integer.
+
+    Returns
+    -------
+    int
+        N_2 = ceil(3 L N_1 / eps), a number of slots.
+
+    Raises
+    ------
+    TypeError
+        ``eps`` is not exact (a float, a bool).
+    ValueError
+        ``eps`` is not in (0, 1) (or a string that is not a number); ``L`` or ``N1`` is
+        not a positive integer.
+
+    References
+    ----------
+    PG21, Sec. IV-B, proof of Theorem 2, eqs. (15) and (17).
+
+    Examples
+    --------
+    >>> from theory import theorem2_n2
+    >>> theorem2_n2("3/10", 1, 7)
+    70
+    """
     e = _exact_eps(eps)
     q = 3 * positive_int(L, name="L") * positive_int(N1, name="N1") / e
     return -(-q.numerator // q.denominator)
@@ -446,7 +1031,53 @@ def theorem2_margin(eps: object, delta_divisor: int, L: int | None = None,
     """(1 - eps_1)(1 - L N_1/N_2) - 2 delta/(L N_2) - (1 - eps), exactly, for eps_1 = eps/3,
     N_2 = ceil(3 L N_1/eps) and delta = L N_2 eps/delta_divisor (PG21 Sec. IV-B, the
     condition below eq. (14) with the constants of eq. (15)). Positive means the condition
-    holds. Without L and N_1: the worst case L N_1/N_2 = eps/3 (3 L N_1/eps an integer)."""
+    holds. Without L and N_1: the worst case L N_1/N_2 = eps/3 (3 L N_1/eps an integer).
+
+    Parameters
+    ----------
+    eps : int or Fraction or str
+        The margin eps of Theorem 2, exact, in (0, 1).
+    delta_divisor : int
+        The divisor in delta = L N_2 eps / ``delta_divisor``: 3 as printed in eq. (15),
+        6 as corrected. A positive integer.
+    L : int, optional
+        Number of servers; give it with ``N1``, or neither for the worst case.
+    N1 : int, optional
+        N_1 of Lemma 1; give it with ``L``, or neither.
+
+    Returns
+    -------
+    Fraction
+        The margin of the condition, exactly; positive when it holds.
+
+    Raises
+    ------
+    TypeError
+        ``eps`` is not exact (a float, a bool).
+    ValueError
+        ``eps`` is not in (0, 1); ``delta_divisor``, ``L`` or ``N1`` is not a positive
+        integer; only one of ``L`` and ``N1`` is given.
+
+    See Also
+    --------
+    theorem2_constants : the constants in floats, with delta = L N_2 eps / 6.
+
+    References
+    ----------
+    PG21, Sec. IV-B, proof of Theorem 2, the condition below eq. (14) and eq. (15);
+    errata register entry PG21.Thm2.eq15 (docs/design.md, section Errata).
+
+    Examples
+    --------
+    With eps = 3/10 the printed delta (divisor 3) fails in the worst case and the
+    corrected one (divisor 6) holds:
+
+    >>> from theory import theorem2_margin
+    >>> theorem2_margin("3/10", 3), theorem2_margin("3/10", 6)
+    (Fraction(-9, 100), Fraction(1, 100))
+    >>> theorem2_margin("3/10", 6, L=1, N1=7)
+    Fraction(1, 100)
+    """
     e = _exact_eps(eps)
     d = positive_int(delta_divisor, name="delta_divisor")
     if (L is None) != (N1 is None):
@@ -459,7 +1090,47 @@ def theorem2_h_infimum(eps: object, L: int, N1: int) -> Fraction:
     """Infimum over rho < (1 - eps) L/(2 R-bar) of the drift bound of PG21 eq. (13),
     h_13 = (1 - eps_1)(N_2 - L N_1) L/2 - N_2 rho R-bar, with the constants of eq. (15):
     (L N_2/2) [(1 - eps/3)(1 - L N_1/N_2) - (1 - eps)], exactly (not attained). The h of
-    eq. (16) is justified by (13) only if it is at most this."""
+    eq. (16) is justified by (13) only if it is at most this.
+
+    Parameters
+    ----------
+    eps : int or Fraction or str
+        The margin eps of Theorem 2, exact, in (0, 1).
+    L : int
+        Number of servers, a positive integer.
+    N1 : int
+        N_1 of Lemma 1, a positive integer.
+
+    Returns
+    -------
+    Fraction
+        The infimum of h_13, exactly (in units of resource size per N_2 slots).
+
+    Raises
+    ------
+    TypeError
+        ``eps`` is not exact (a float, a bool).
+    ValueError
+        ``eps`` is not in (0, 1); ``L`` or ``N1`` is not a positive integer.
+
+    See Also
+    --------
+    theorem2_margin : the same condition, normalised.
+
+    References
+    ----------
+    PG21, Sec. IV-B, proof of Theorem 2, eqs. (13), (15) and (16); errata register
+    entry PG21.Thm2.eq16 (docs/design.md, section Errata).
+
+    Examples
+    --------
+    With eps = 3/10, L = 1 and N_1 = 7 (N_2 = 70) the infimum is 3.85: the corrected
+    h = L N_2 eps/6 = 3.5 lies below it, the printed L N_2 eps/3 = 7 does not:
+
+    >>> from theory import theorem2_h_infimum
+    >>> theorem2_h_infimum("3/10", 1, 7)
+    Fraction(77, 20)
+    """
     e = _exact_eps(eps)
     n2 = theorem2_n2(e, L, N1)
     return Fraction(L * n2, 2) * ((1 - e / 3) * (1 - Fraction(L * N1, n2)) - (1 - e))
@@ -468,7 +1139,41 @@ def theorem2_h_infimum(eps: object, L: int, N1: int) -> Fraction:
 def prop1_eq28_odd_bound(u_prime: object, m: int, *, printed: bool = False) -> Fraction:
     """Lower bound on Q_{2m+1} that PG21 Sec. V-C (proof of Prop. 1, Case 2.2.2) uses to
     reach eq. (29) with the configuration e_1 + 2^(m-1) e_{2m+1}: U'/2^(m-1) as eq. (28)
-    states, or U'/(3 2^(m-1)) as printed between (28) and (29) (erratum PG21.Prop1.eq28)."""
+    states, or U'/(3 2^(m-1)) as printed between (28) and (29) (erratum PG21.Prop1.eq28).
+
+    Parameters
+    ----------
+    u_prime : int or Fraction or str
+        U' = U - Q_1 - Q_2 of Case 2.2.2, exact.
+    m : int
+        The index m of the inequality on Q_{2m+1}, a positive integer.
+    printed : bool, optional
+        Keyword only. False (default): the bound of eq. (28); True: the one printed
+        between (28) and (29).
+
+    Returns
+    -------
+    Fraction
+        ``U'/2^(m-1)``, or ``U'/(3 2^(m-1))`` with ``printed``, exactly.
+
+    Raises
+    ------
+    TypeError
+        ``u_prime`` is not exact (a float, a bool).
+    ValueError
+        ``m`` is not a positive integer.
+
+    References
+    ----------
+    PG21, Sec. V-C, proof of Proposition 1, Case 2.2.2, eqs. (28)-(29); errata register
+    entry PG21.Prop1.eq28 (docs/design.md, section Errata).
+
+    Examples
+    --------
+    >>> from theory import prop1_eq28_odd_bound
+    >>> prop1_eq28_odd_bound(1, 3), prop1_eq28_odd_bound(1, 3, printed=True)
+    (Fraction(1, 4), Fraction(1, 12))
+    """
     u = _exact(u_prime, "u_prime")
     mm = positive_int(m, name="m")
     return u / (3 * 2 ** (mm - 1)) if printed else u / 2 ** (mm - 1)

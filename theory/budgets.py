@@ -33,12 +33,40 @@ MAX_LP_TYPES = 50_000
 class BudgetExceeded(ValueError):
     """A computation would exceed a documented budget; nothing was allocated.
 
-    Attributes
+    A ``ValueError``: the CLI reports it with status 2 and names the flag of ``option``
+    (``render`` spells the option as that flag). Each parameter is kept as the
+    attribute of the same name.
+
+    Parameters
     ----------
-    what : the request in words (``"simulating 10^10 slots on 5 servers"``).
-    need : the estimate (``"about 224 GiB"``, ``"more than 2,000,000 configurations"``).
-    budget : the budget in the same unit.
-    option : the keyword argument that raises the budget (``"memory_budget"``).
+    what : str
+        The request in words (``"simulating 10^10 slots on 5 servers"``).
+    need : str
+        The estimate (``"about 224 GiB"``, ``"more than 2,000,000 configurations"``).
+    budget : str
+        The budget in the same unit (``"8 GiB"``).
+    option : str
+        The keyword argument that raises the budget (``"memory_budget"``).
+    hint : str, default ""
+        Another way out, appended to the message in parentheses (empty: none).
+
+    References
+    ----------
+    docs/design.md, section Budgets.
+
+    Examples
+    --------
+    >>> from theory import BudgetExceeded
+    >>> e = BudgetExceeded("simulating 10^10 slots", "about 224 GiB", "8 GiB",
+    ...                    "memory_budget", hint="use fewer slots")
+    >>> print(e)
+    simulating 10^10 slots would need about 224 GiB, above the budget of 8 GiB; raise it
+    with memory_budget= (use fewer slots)
+    >>> print(e.render("--max-memory"))
+    simulating 10^10 slots would need about 224 GiB, above the budget of 8 GiB; raise it
+    with --max-memory (use fewer slots)
+    >>> isinstance(e, ValueError)
+    True
     """
 
     def __init__(self, what: str, need: str, budget: str, option: str, hint: str = ""):
@@ -55,7 +83,48 @@ class BudgetExceeded(ValueError):
 
 def check_budget(need: float, budget: float, *, what: str, option: str, unit: str = "",
                  hint: str = "") -> None:
-    """Raise :class:`BudgetExceeded` when ``need > budget`` (``unit="bytes"`` formats sizes)."""
+    """Raise :class:`BudgetExceeded` when ``need > budget`` (``unit="bytes"`` formats sizes).
+
+    Called *before* the work is allocated, with an estimate of its cost.
+
+    Parameters
+    ----------
+    need : float
+        The estimated cost, in ``unit``.
+    budget : float
+        The largest cost allowed, in the same unit.
+    what : str
+        The request in words, for the message.
+    option : str
+        The keyword argument that raises the budget (``"max_configurations"``).
+    unit : str, default ""
+        The unit of ``need`` and ``budget``: ``"bytes"`` writes them with
+        :func:`format_bytes`; any other text follows the count (``"configurations"``);
+        empty: a bare count.
+    hint : str, default ""
+        Another way out, appended to the message (empty: none).
+
+    Raises
+    ------
+    BudgetExceeded
+        When ``need > budget``.
+
+    References
+    ----------
+    docs/design.md, section Budgets.
+
+    Examples
+    --------
+    >>> from theory import MAX_CONFIGURATIONS, check_budget
+    >>> check_budget(10, MAX_CONFIGURATIONS, what="enumerating", option="max_configurations")
+    >>> check_budget(3_000_000, MAX_CONFIGURATIONS, what="enumerating the configurations",
+    ...              option="max_configurations", unit="configurations")
+    Traceback (most recent call last):
+    ...
+    theory.budgets.BudgetExceeded: enumerating the configurations would need 3,000,000
+    configurations, above the budget of 2,000,000 configurations; raise it with
+    max_configurations=
+    """
     if need <= budget:
         return
     if unit == "bytes":
@@ -68,7 +137,30 @@ def check_budget(need: float, budget: float, *, what: str, option: str, unit: st
 
 
 def format_bytes(n: float) -> str:
-    """``1536 -> '1.5 KiB'`` (binary units, three significant digits)."""
+    """``1536 -> '1.5 KiB'`` (binary units, three significant digits).
+
+    Parameters
+    ----------
+    n : float
+        A number of bytes (at least 0).
+
+    Returns
+    -------
+    str
+        Whole bytes below 1 KiB, then KiB to PiB with three significant digits; from
+        2^70 bytes on, the power of two below ``n`` (``"2^80 bytes"``), and above
+        10^300 ``"more than 10^300 bytes"``.
+
+    References
+    ----------
+    docs/design.md, section Budgets.
+
+    Examples
+    --------
+    >>> from theory import format_bytes
+    >>> format_bytes(100), format_bytes(1536), format_bytes(3 * 2**30), format_bytes(2**80)
+    ('100 bytes', '1.5 KiB', '3 GiB', '2^80 bytes')
+    """
     if n >= 2**70:
         return (f"2^{int(n).bit_length() - 1} bytes" if n < 10**300
                 else "more than 10^300 bytes")

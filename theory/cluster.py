@@ -28,10 +28,45 @@ SERVER_BYTES = 400
 
 @dataclass(frozen=True, eq=False)
 class Cluster:
-    """``L`` servers; ``capacity[l, d]`` is server l's capacity in resource d (a 1-D
-    ``capacity`` is one resource); ``ids`` name them (default "0", "1", ...).
+    """A cluster of ``L`` servers: ``capacity[l, d]`` is server l's capacity in resource d.
 
-    >>> Cluster([[64, 128], [16, 32]]).total().tolist()
+    One description for every family: PG21's identical unit servers (one resource),
+    PG18's heterogeneous multi-resource servers, XLL21's machines (cores, memory) and
+    FL24's machines. A frozen dataclass; the capacities are stored as a read-only
+    float64 array of shape (servers, resources). :attr:`servers` (also :attr:`m`),
+    :attr:`resources`, :attr:`homogeneous`, :meth:`total` and
+    :meth:`scalar_capacities` describe it; :meth:`identical` builds L equal servers.
+
+    Parameters
+    ----------
+    capacity : array_like
+        Capacities, shape (servers, resources); a 1-D ``capacity`` is one resource
+        (one entry per server). Positive finite numbers, read as float64 (an integer
+        that float64 would round, above 2^53, is refused).
+    ids : tuple of str, optional
+        Names of the servers, one per server and distinct (default ``"0"``, ``"1"``,
+        ...).
+
+    Raises
+    ------
+    ValueError
+        ``capacity`` is not a 1-D or 2-D table of numbers (text, bools, ragged rows);
+        it is empty, or has an entry that is not positive and finite, or that float64
+        would round (the message names the entry); ``ids`` of the wrong length or with
+        a repeated name.
+
+    References
+    ----------
+    PG21, Sec. II (Cluster Model); PG18, Sec. II (Cloud Cluster); XLL21, Sec. II-A;
+    FL24, Sec. 3; docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from theory import Cluster
+    >>> c = Cluster([[64, 128], [16, 32]], ids=("big", "small"))
+    >>> c.servers, c.resources, c.homogeneous
+    (2, 2, False)
+    >>> c.total().tolist()
     [80.0, 160.0]
     >>> Cluster.identical(3, 1.0)
     Cluster.identical(3, [1.0])

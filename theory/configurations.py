@@ -33,7 +33,41 @@ __all__ = [
 
 
 def as_size_matrix(sizes: Sequence[object]) -> list[list[Number]]:
-    """Sizes as a list of rows (one per type; length = number of resources)."""
+    """Sizes as a list of rows (one per type; length = number of resources).
+
+    Every number is read as :func:`theory.to_number` reads it: ints, Fractions and
+    decimal or ratio strings become exact Fractions, floats stay floats.
+
+    Parameters
+    ----------
+    sizes : sequence
+        One size per job type: a number (one resource) or a list, tuple or array of
+        numbers (one per resource), the same length for every type.
+
+    Returns
+    -------
+    list of list of number
+        ``rows[j][d]``: the size of type j in resource d.
+
+    Raises
+    ------
+    ValueError
+        No types; rows of different lengths; an entry that is not a finite number; a
+        row with a negative entry or with no positive entry.
+
+    References
+    ----------
+    PG21, Sec. III-A, Definition 1 (sizes r_j); PG18, Sec. II (vectors s_j);
+    docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from theory import as_size_matrix
+    >>> as_size_matrix(["0.4", "0.6"])
+    [[Fraction(2, 5)], [Fraction(3, 5)]]
+    >>> as_size_matrix([(1, 2), (2, 1)])
+    [[Fraction(1, 1), Fraction(2, 1)], [Fraction(2, 1), Fraction(1, 1)]]
+    """
     if len(sizes) == 0:
         raise ValueError("no job types given")
     rows = []
@@ -55,7 +89,40 @@ def as_size_matrix(sizes: Sequence[object]) -> list[list[Number]]:
 
 
 def as_capacity(capacity: object, dim: int) -> list[Number]:
-    """Capacity as a vector of length ``dim`` (a scalar is repeated)."""
+    """Capacity as a vector of length ``dim`` (a scalar is repeated).
+
+    Parameters
+    ----------
+    capacity : number or sequence of numbers
+        The capacity of one server: one positive number for every resource, or a flat
+        list, tuple or array with one positive number per resource.
+    dim : int
+        The number of resources (the length of a size row).
+
+    Returns
+    -------
+    list of number
+        ``dim`` capacities, exact (Fractions) for exact input.
+
+    Raises
+    ------
+    ValueError
+        ``capacity`` is nested, not a number, or not positive; a list whose length
+        differs from ``dim``.
+
+    References
+    ----------
+    PG18, Sec. II (capacities per resource); PG21, Sec. II (capacity normalised to
+    one); docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from theory import as_capacity
+    >>> as_capacity(1, 2)
+    [Fraction(1, 1), Fraction(1, 1)]
+    >>> as_capacity([64, "128"], 2)
+    [Fraction(64, 1), Fraction(128, 1)]
+    """
     given = list(capacity) if isinstance(capacity, list | tuple | np.ndarray) else [capacity]
     if any(isinstance(c, list | tuple | np.ndarray) for c in given):
         raise ValueError(f"capacity must be a number or a flat list of numbers, got "
@@ -77,7 +144,47 @@ def _load(k: Sequence[int], rows: list[list[Number]], d: int) -> Number:
 
 
 def is_feasible(k: Sequence[int], sizes: Sequence[object], capacity: object = 1) -> bool:
-    """PG21 Def. 1: ``sum_j k_j r_j <= capacity`` (every resource), ``k_j`` in Z_+."""
+    """PG21 Def. 1: ``sum_j k_j r_j <= capacity`` (every resource), ``k_j`` in Z_+.
+
+    Exact for rational sizes and capacity; with floats, within
+    ``theory.FEASIBILITY_RTOL`` (1e-9, relative).
+
+    Parameters
+    ----------
+    k : sequence of int
+        The configuration: ``k[j]`` jobs of type j (non-negative integers).
+    sizes : sequence
+        Sizes per type, as :func:`as_size_matrix` reads them.
+    capacity : number or sequence of numbers, optional
+        Server capacity (default 1), as :func:`as_capacity` reads it.
+
+    Returns
+    -------
+    bool
+        True when the jobs of ``k`` fit together in one server, in every resource.
+
+    Raises
+    ------
+    ValueError
+        ``k`` has a length other than the number of types, or an entry that is not a
+        non-negative integer; invalid ``sizes`` or ``capacity`` (see
+        :func:`as_size_matrix` and :func:`as_capacity`).
+
+    References
+    ----------
+    PG21, Sec. III-A, Definition 1; PG18, Sec. II (vector sizes);
+    docs/design.md, section Rationals and floats (the tolerance).
+
+    Examples
+    --------
+    Sizes 0.4 and 0.6 (PG21 Sec. VII-A.1): one of each fills a unit server exactly.
+
+    >>> from theory import is_feasible
+    >>> is_feasible([1, 1], ["0.4", "0.6"]), is_feasible([2, 1], ["0.4", "0.6"])
+    (True, False)
+    >>> is_feasible([1, 1], [(1, 2), (2, 1)], capacity=[3, 3])
+    True
+    """
     rows = as_size_matrix(sizes)
     cap = as_capacity(capacity, len(rows[0]))
     if len(k) != len(rows):
@@ -130,8 +237,45 @@ def _walk(rows: list[list[Number]], cap: list[Number],
 
 def iter_configurations(sizes: Sequence[object], capacity: object = 1, *,
                         maximal: bool = False) -> Iterator[list[int]]:
-    """Feasible configurations (Def. 1, zero excluded) one at a time, in lexicographic
-    order: nothing is stored, so the caller decides how many it can afford."""
+    """Feasible configurations (Def. 1, zero excluded) one at a time, in lexicographic order.
+
+    Nothing is stored, so the caller decides how many it can afford (no budget
+    applies, unlike :func:`feasible_configurations`).
+
+    Parameters
+    ----------
+    sizes : sequence
+        Sizes per type, as :func:`as_size_matrix` reads them; each must fit alone.
+    capacity : number or sequence of numbers, optional
+        Server capacity (default 1), as :func:`as_capacity` reads it.
+    maximal : bool, optional
+        Keyword only. True: only configurations to which no job of any type can be
+        added. Default False.
+
+    Yields
+    ------
+    list of int
+        One configuration k (``k[j]`` jobs of type j), a new list each time.
+
+    Raises
+    ------
+    ValueError
+        Invalid ``sizes`` or ``capacity``; a type that does not fit in an empty
+        server. Raised at the first ``next``.
+
+    References
+    ----------
+    PG21, Sec. III-A, Definition 1; PG18, Sec. II and Sec. VII (maximal
+    configurations).
+
+    Examples
+    --------
+    >>> from theory import iter_configurations
+    >>> list(iter_configurations(["0.4", "0.6"]))
+    [[0, 1], [1, 0], [1, 1], [2, 0]]
+    >>> list(iter_configurations(["0.4", "0.6"], maximal=True))
+    [[1, 1], [2, 0]]
+    """
     rows, cap = _checked(sizes, capacity)
     for k, keep in _walk(rows, cap, maximal):
         if keep:
@@ -151,7 +295,52 @@ def feasible_configurations(
     convex hull of these dominates every feasible configuration, so they suffice for
     rho* and for capacity regions (PG18 Sec. VII uses "maximal configurations").
     Enumeration visits every feasible configuration; past ``max_configurations`` of
-    them it refuses with :class:`theory.budgets.BudgetExceeded`.
+    them it refuses with :class:`theory.budgets.BudgetExceeded`. A lower bound on
+    their number is computed first, so a hopeless enumeration is refused at once.
+
+    Parameters
+    ----------
+    sizes : sequence
+        Sizes per type, as :func:`as_size_matrix` reads them; each must fit alone.
+    capacity : number or sequence of numbers, optional
+        Server capacity (default 1), as :func:`as_capacity` reads it.
+    maximal : bool, optional
+        Keyword only. True: only the maximal configurations. Default False.
+    max_configurations : int, optional
+        Keyword only. Most feasible configurations enumerated (default
+        ``MAX_CONFIGURATIONS``, 2,000,000); a positive integer.
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer array of shape (number of configurations, number of types), one
+        configuration per row, in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        Invalid ``sizes`` or ``capacity``; a type that does not fit in an empty
+        server; ``max_configurations`` not a positive integer.
+    BudgetExceeded
+        More than ``max_configurations`` feasible configurations (a ``ValueError``).
+
+    See Also
+    --------
+    iter_configurations : the same, one at a time and without a budget.
+    reduced_configurations : the 4J - 4 configurations of VQS.
+
+    References
+    ----------
+    PG21, Sec. III-A, Definition 1 and eq. (4); PG18, Sec. II and Sec. VII (maximal
+    configurations); docs/design.md, section Budgets.
+
+    Examples
+    --------
+    >>> from theory import feasible_configurations
+    >>> feasible_configurations(["0.4", "0.6"]).tolist()
+    [[0, 1], [1, 0], [1, 1], [2, 0]]
+    >>> feasible_configurations([(1, 2), (2, 1)], [4, 4], maximal=True).tolist()
+    [[0, 2], [1, 1], [2, 0]]
     """
     budget = positive_int(max_configurations, name="max_configurations")
     rows, cap = _checked(sizes, capacity)
@@ -230,7 +419,45 @@ def _approx(x: float) -> str:
 
 def maximal_configurations(sizes: Sequence[object], capacity: object = 1, *,
                            max_configurations: int = MAX_CONFIGURATIONS) -> np.ndarray:
-    """Maximal feasible configurations (no job of any type can be added)."""
+    """Maximal feasible configurations (no job of any type can be added).
+
+    ``feasible_configurations(sizes, capacity, maximal=True)``: their convex hull
+    dominates every feasible configuration, so they suffice for ``rho*`` and for
+    capacity regions.
+
+    Parameters
+    ----------
+    sizes : sequence
+        Sizes per type, as :func:`as_size_matrix` reads them; each must fit alone.
+    capacity : number or sequence of numbers, optional
+        Server capacity (default 1), as :func:`as_capacity` reads it.
+    max_configurations : int, optional
+        Keyword only. Most feasible configurations visited (default
+        ``MAX_CONFIGURATIONS``, 2,000,000).
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer array, one maximal configuration per row, in lexicographic order.
+
+    Raises
+    ------
+    ValueError
+        As :func:`feasible_configurations`.
+    BudgetExceeded
+        More than ``max_configurations`` feasible configurations (all are visited).
+
+    References
+    ----------
+    PG18, Sec. III and Sec. VII (maximal configurations); PG21, Sec. VIII-C
+    (maximal configurations (2, 0) and (0, 1)); docs/design.md, section Budgets.
+
+    Examples
+    --------
+    >>> from theory import maximal_configurations
+    >>> maximal_configurations(["0.4", "0.6"]).tolist()
+    [[1, 1], [2, 0]]
+    """
     return feasible_configurations(sizes, capacity, maximal=True,
                                    max_configurations=max_configurations)
 
@@ -246,7 +473,34 @@ MAX_J = 50
 
 @dataclass(frozen=True)
 class ReducedSet:
-    """K_RED^(J) of PG21 Def. 6: 4J - 4 configurations over the 2J VQs of partition I."""
+    """K_RED^(J) of PG21 Def. 6: 4J - 4 configurations over the 2J VQs of partition I.
+
+    Built by :func:`reduced_configurations`; ``len()`` is the number of
+    configurations.
+
+    Parameters
+    ----------
+    J : int
+        The parameter J > 1 of the universal partition (2J virtual queues).
+    configs : numpy.ndarray
+        Integer array of shape (4J - 4, 2J): one configuration per row, column j
+        counting jobs of VQ_j.
+    labels : tuple of str
+        For each row, the line of eq. (19) that produced it (``"2^1 e_2"``, ...).
+
+    References
+    ----------
+    PG21, Sec. V-B, Definition 6, eq. (19).
+
+    Examples
+    --------
+    >>> from theory import reduced_configurations
+    >>> r = reduced_configurations(2)
+    >>> len(r), r.configs.tolist()
+    (4, [[1, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 3], [0, 1, 0, 1]])
+    >>> r.labels
+    ('2^0 e_0', '2^1 e_2', '3*2^0 e_3', 'e_1 + 2^0 e_3')
+    """
 
     J: int
     configs: np.ndarray  # shape (4J-4, 2J), integer
@@ -263,6 +517,38 @@ def reduced_configurations(J: int) -> ReducedSet:
         2^m e_{2m}\\ (m=0..J-1),\\quad 3\\cdot 2^{m-1} e_{2m+1}\\ (m=1..J-1),\\quad
         e_1 + \\lfloor 2^m/3 \\rfloor e_{2m}\\ (m=2..J-1),\\quad
         e_1 + 2^{m-1} e_{2m+1}\\ (m=1..J-1).
+
+    The sizes of the upper-rounded VQs of :func:`universal_partition` make every
+    configuration feasible; VQ indices run 0..2J-1.
+
+    Parameters
+    ----------
+    J : int
+        The parameter J of the universal partition, an integer with 1 < J <= 50
+        (``MAX_J``).
+
+    Returns
+    -------
+    ReducedSet
+        The 4J - 4 configurations with their labels, in the order of eq. (19).
+
+    Raises
+    ------
+    ValueError
+        ``J`` is not an integer above 1, or exceeds ``MAX_J`` = 50.
+
+    References
+    ----------
+    PG21, Sec. V-B, Definition 6, eq. (19).
+
+    Examples
+    --------
+    >>> from theory import reduced_configurations
+    >>> r = reduced_configurations(3)
+    >>> len(r)
+    8
+    >>> r.configs[5].tolist(), r.labels[5]
+    ([0, 1, 0, 0, 1, 0], 'e_1 + floor(2^2/3) e_4')
     """
     if isinstance(J, bool) or not isinstance(J, int) or J < 2:
         raise ValueError(f"K_RED needs an integer J > 1, got {short_repr(J)}")

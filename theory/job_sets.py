@@ -53,9 +53,53 @@ def map_job_columns(columns: Mapping[str, Any] | None, available: Sequence[objec
     names, one per resource, in order; a single name is one resource). A field left out
     is the column of its own name: ``id`` and ``weight`` when present (else default ids,
     weights 1), ``arrival`` and ``processing`` always, ``demand`` the columns
-    ``demand_0``, ``demand_1``, ... Returns ``{field: name}`` (``id``/``weight`` may be
-    None, ``demand`` a list). A ``ValueError`` starting with ``where`` names an unknown
-    field, an empty name, a column ``available`` lacks (listing them) or has twice.
+    ``demand_0``, ``demand_1``, ... (as many as are consecutive in ``available``).
+
+    Parameters
+    ----------
+    columns : mapping or None
+        Field -> column name (``"demand"`` -> a list of names, or one name); None or
+        an empty mapping reads every field from the column of its own name.
+    available : sequence
+        The column names of the table (text, or integers for a header-less table).
+    where : str
+        The table, for the error messages (``"jobs.csv"``, ``"the frame"``).
+
+    Returns
+    -------
+    dict
+        ``{field: name}`` for every field of :data:`JOB_FIELDS`: ``id`` and ``weight``
+        may be None (not in the table), ``demand`` is a list of names.
+
+    Raises
+    ------
+    ValueError
+        Starting with ``where``: ``columns`` is not a mapping, names an unknown field,
+        gives a name that is empty or not text, a column ``available`` lacks (the
+        columns are listed) or has twice, an empty list of demands or one demand
+        column twice; also a required column (``arrival``, ``processing``,
+        ``demand_0``) left out of the mapping and missing from the table.
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files.
+
+    Examples
+    --------
+    >>> from theory import map_job_columns
+    >>> map_job_columns(None, ["arrival", "processing", "demand_0", "demand_1"], "jobs.csv")
+    {'id': None, 'arrival': 'arrival', 'processing': 'processing', 'weight': None,
+     'demand': ['demand_0', 'demand_1']}
+    >>> map_job_columns({"arrival": "submit", "demand": ["cpu"]},
+    ...                 ["submit", "processing", "cpu", "weight"], "the frame")
+    {'id': None, 'arrival': 'submit', 'processing': 'processing', 'weight': 'weight',
+     'demand': ['cpu']}
+    >>> map_job_columns({"arrival": "submit"}, ["start", "processing", "demand_0"],
+    ...                 "jobs.csv")
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs.csv: no column 'submit' (mapped to 'arrival'); the columns are
+    'start', 'processing', 'demand_0'
     """
     if columns is None:
         columns = {}
@@ -117,9 +161,63 @@ def map_job_columns(columns: Mapping[str, Any] | None, available: Sequence[objec
 class JobSet:
     """N jobs: ``arrival`` (N,), ``processing`` (N,), ``weight`` (N,), ``demand`` (N, R).
 
+    The finite job set of XLL21 and FL24. Units are the model's: XLL21 reads integer
+    slots, cores (``demand[:, 0]``) and memory (``demand[:, 1]``); FL24 reads time
+    units and fractions of a machine. Validated on construction; immutable, with
+    read-only float64 arrays (an integer above 2^53 or a number beyond the float64
+    range is refused, never rounded). ``volume(r)`` is p_j d_jr, ``where(j)`` names job
+    ``j`` for a message, and ``n`` and ``resources`` are the sizes.
+
+    Parameters
+    ----------
+    arrival : array_like, shape (N,)
+        Arrival (release) times a_j or r_j, at least 0.
+    processing : array_like, shape (N,)
+        Processing times p_j, above 0.
+    demand : array_like, shape (N, R)
+        Demands d_j, one column per resource, each at least 0; every job demands
+        something (some entry above 0).
+    weight : array_like, shape (N,), optional
+        Weights w_j, above 0 (default: all 1).
+    ids : sequence, optional
+        One distinct id per job, kept as text (default ``"0"``, ``"1"``, ...).
+    source : str, default ""
+        The file the jobs were read from, for messages.
+    lines : array_like of int, shape (N,), optional
+        Each job's line in ``source`` (at least 1), for messages.
+
+    Raises
+    ------
+    ValueError
+        No jobs; arrays of the wrong dimension or of unequal lengths; an entry NaN,
+        infinite, beyond the float64 range or an integer above 2^53; a negative
+        arrival, a processing time or weight at most 0, no resource, a negative demand,
+        a job demanding nothing; ids of the wrong number or repeated; ``lines`` not one
+        integer at least 1 per job.
+    TypeError
+        Entries that are text or bools, or ``source`` not text.
+
+    References
+    ----------
+    XLL21, Sec. II-A (jobs a_j, p_j, d_j, m_j; the volume v_j = p_j d_j); FL24, Sec. 3
+    (release r_j, processing p_j, weight w_j, demands d_jl). docs/design.md, section Job
+    and cluster files.
+
+    Examples
+    --------
+    >>> from theory import JobSet
     >>> jobs = JobSet(arrival=[0, 0, 1], processing=[1, 2, 3], demand=[[2, 1], [1, 1], [3, 2]])
     >>> jobs.n, jobs.resources, jobs.volume().tolist()
     (3, 2, [2.0, 2.0, 9.0])
+    >>> jobs.weight.tolist()
+    [1.0, 1.0, 1.0]
+    >>> JobSet(arrival=[0], processing=[1], demand=[[1]], ids=["a"], source="jobs.csv",
+    ...        lines=[2]).where(0)
+    "job 'a' (jobs.csv line 2)"
+    >>> JobSet(arrival=[0], processing=[0], demand=[[1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: processing must be > 0 (job 0)
     """
 
     arrival: np.ndarray
@@ -414,7 +512,40 @@ Machines = Cluster
 
 def require_integers(jobs: JobSet, machines: Machines | None = None, *,
                      what: str = "XLL21") -> None:
-    """XLL21 II-A: arrivals, processing times, demands and capacities are integers."""
+    """XLL21 II-A: arrivals, processing times, demands and capacities are integers.
+
+    Weights are not checked (any positive weight is allowed).
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs (arrivals in slots, processing times in slots, demands in cores and
+        memory units).
+    machines : Machines or None, default None
+        The cluster, whose capacities are checked too (None: jobs only).
+    what : str, default "XLL21"
+        The model that needs integers, for the error message.
+
+    Raises
+    ------
+    ValueError
+        Naming the first job (by id) with a fractional arrival, processing time or
+        demand, or the first machine with a fractional capacity.
+
+    References
+    ----------
+    XLL21, Sec. II-A ("All d_j, m_j and p_j are integers"; time is slotted).
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, require_integers
+    >>> require_integers(JobSet(arrival=[0, 1], processing=[2, 3], demand=[[1], [2]]),
+    ...                  Machines([[4]]))
+    >>> require_integers(JobSet(arrival=[0.5], processing=[1], demand=[[1]]))
+    Traceback (most recent call last):
+    ...
+    ValueError: XLL21 needs integer arrivals; job '0' has 0.5
+    """
     for name, arr in (("arrival", jobs.arrival), ("processing", jobs.processing),
                       ("demand", jobs.demand)):
         bad = np.flatnonzero((arr != np.round(arr)).reshape(len(arr), -1).any(axis=1))
@@ -432,9 +563,45 @@ def require_integers(jobs: JobSet, machines: Machines | None = None, *,
 
 
 def check_fits(jobs: JobSet, machines: Machines, *, resources: int | None = None) -> None:
-    """Every job fits on at least one machine in every resource at once (the first
-    ``resources`` resources if given), else a ``ValueError`` naming the first job that
-    fits none."""
+    """Every job fits on at least one machine, in every resource at once.
+
+    Only the first ``resources`` resources are compared if given; a job that fits on no
+    machine could never run, so it is refused before any schedule. The comparison is
+    ``demand <= capacity`` in float64, without tolerance.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs.
+    machines : Machines
+        The cluster, in the same units as the demands.
+    resources : int or None, default None
+        Compare only the first ``resources`` resources (None: all, and then the jobs
+        and the machines must have the same number).
+
+    Raises
+    ------
+    ValueError
+        When the numbers of resources do not match (or fall below ``resources``), or
+        naming the first job that fits no machine, with its demand and the largest
+        capacities.
+
+    References
+    ----------
+    XLL21, Sec. II-A (a machine runs jobs as long as their total demand does not exceed
+    its capacity); FL24, Sec. 3 (demands as fractions of a machine). docs/design.md,
+    section Validation.
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, check_fits
+    >>> machines = Machines([[4, 2], [2, 2]])
+    >>> check_fits(JobSet(arrival=[0], processing=[1], demand=[[3, 2]]), machines)
+    >>> check_fits(JobSet(arrival=[0], processing=[1], demand=[[5, 1]]), machines)
+    Traceback (most recent call last):
+    ...
+    ValueError: job '0' with demand [5.0, 1.0] fits no machine (largest capacities [4.0, 2.0])
+    """
     r = jobs.resources if resources is None else resources
     if jobs.resources < r or machines.resources < r or (
             resources is None and jobs.resources != machines.resources):
@@ -457,6 +624,41 @@ def require_resources(jobs: JobSet, machines: Machines, used: int, *, model: str
     ``used`` is how many leading resources the model reads (``demand_0``..); a job set
     or cluster with more is a ``ValueError`` naming the first unread column and what
     ``model`` reads, with ``hint`` (how to drop or model it) appended.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs.
+    machines : Machines
+        The cluster.
+    used : int
+        How many leading resources the model reads.
+    model : str
+        The model, for the message (``"XLL21"``).
+    hint : str, default ""
+        Text appended to the message, e.g. ``"; add --memory"``.
+
+    Raises
+    ------
+    ValueError
+        When the jobs or the machines have more than ``used`` resources.
+
+    References
+    ----------
+    XLL21, Sec. II-A (two resources: cores and memory). docs/design.md, section Job
+    and cluster files (a third resource is refused).
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, require_resources
+    >>> jobs = JobSet(arrival=[0], processing=[1], demand=[[2, 1]])
+    >>> require_resources(jobs, Machines([[4, 2]]), 2, model="XLL21")
+    >>> require_resources(jobs, Machines([[4, 2]]), 1, model="XLL21 without --memory",
+    ...                   hint="; add --memory")
+    Traceback (most recent call last):
+    ...
+    ValueError: the jobs have column demand_1 (2 resources), which XLL21 without
+    --memory does not read; add --memory
     """
     for what, r, col in (("jobs", jobs.resources, "demand"),
                          ("cluster", machines.resources, "capacity")):

@@ -51,8 +51,38 @@ def _check_jobs(jobs: object) -> JobSet:
 
 
 def check_identical_machines(machines: object) -> np.ndarray:
-    """The common capacity vector (R,) of FL24's identical machines (Sec. 3); a
-    ``ValueError`` if ``machines`` is not a :class:`Machines` or its rows differ."""
+    """The common capacity vector (R,) of FL24's identical machines (Sec. 3).
+
+    Parameters
+    ----------
+    machines : Machines
+        The cluster; every machine must have the same capacity vector.
+
+    Returns
+    -------
+    numpy.ndarray
+        The capacity of one machine, shape (R,), float64 (the cluster's own units).
+
+    Raises
+    ------
+    ValueError
+        When ``machines`` is not a :class:`Machines`, or two machines' capacities
+        differ (both are named).
+
+    References
+    ----------
+    FL24, Sec. 3 (M identical machines, capacities normalised to one per resource).
+
+    Examples
+    --------
+    >>> from theory import Machines, check_identical_machines
+    >>> check_identical_machines(Machines([[4, 8], [4, 8]]))
+    array([4., 8.])
+    >>> check_identical_machines(Machines([[4, 8], [2, 8]]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: FL24's model has identical machines (Sec. 3), but machine '1' has ...
+    """
     if not isinstance(machines, Machines):
         raise ValueError(f"expected a theory.Machines, got {type(machines).__name__}")
     cap = machines.capacity
@@ -67,10 +97,47 @@ def check_identical_machines(machines: object) -> np.ndarray:
 
 
 def normalised_demand(jobs: JobSet, machines: Machines | None = None) -> np.ndarray:
-    """Demands as fractions of a machine, (N, R): d_jl / c_l with c the common capacity
-    of the identical ``machines``, or ``jobs.demand`` itself when ``machines`` is None.
-    Refuses a resource-count mismatch and any normalised demand above 1 (the job would
-    fit no machine)."""
+    """Demands as fractions of a machine, (N, R): d_jl / c_l with c the common capacity.
+
+    ``c`` is the capacity of the identical ``machines``; without machines the demands
+    are ``jobs.demand`` itself, read as fractions of one machine. A normalised demand
+    above 1 by at most ``DEMAND_TOL`` (1e-9, rounding of the division) is clipped to 1.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs, demands in the machines' units.
+    machines : Machines or None, default None
+        FL24's identical machines (None: demands are already fractions of a machine).
+
+    Returns
+    -------
+    numpy.ndarray
+        The normalised demands, shape (N, R), float64, each in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        When ``jobs`` is not a :class:`JobSet`; what :func:`check_identical_machines`
+        refuses; a different number of resources in the jobs and the machines; a
+        normalised demand above 1 (the job fits no machine; the first one is named).
+
+    References
+    ----------
+    FL24, Sec. 3 ("normalize the machine capacity for each resource to one", so
+    d_jl <= 1).
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, normalised_demand
+    >>> jobs = JobSet([0, 1], [2, 3], [[2.0, 4.0], [4.0, 0.0]])
+    >>> normalised_demand(jobs, Machines([[4, 8], [4, 8]])).tolist()
+    [[0.5, 0.5], [1.0, 0.0]]
+    >>> normalised_demand(jobs)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: job '0' demands [2.0, 4.0], more than a machine (no machines given: ...
+    """
     jobs = _check_jobs(jobs)
     if machines is None:
         d = jobs.demand
@@ -91,9 +158,35 @@ def normalised_demand(jobs: JobSet, machines: Machines | None = None) -> np.ndar
 
 
 def job_volumes(jobs: JobSet, machines: Machines | None = None) -> np.ndarray:
-    """v_j = p_j u_j with u_j = sum_l d_jl (FL24 Sec. 5.1), demands normalised as in
-    :func:`normalised_demand`; (N,) in input order.
+    """v_j = p_j u_j with u_j = sum_l d_jl (FL24 Sec. 5.1), demands normalised.
 
+    The demands are normalised as in :func:`normalised_demand`.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs (processing times in time units).
+    machines : Machines or None, default None
+        FL24's identical machines (None: demands are already fractions of a machine).
+
+    Returns
+    -------
+    numpy.ndarray
+        The volumes v_j, shape (N,), in input order, in time units (a machine's
+        resources times time).
+
+    Raises
+    ------
+    ValueError
+        What :func:`normalised_demand` refuses.
+
+    References
+    ----------
+    FL24, Sec. 5.1 (u_j = sum_l d_jl, v_j = p_j u_j).
+
+    Examples
+    --------
+    >>> from theory import JobSet, job_volumes
     >>> job_volumes(JobSet([0, 1], [2, 3], [[0.5, 0.25], [1.0, 0.0]])).tolist()
     [1.5, 3.0]
     """
@@ -103,10 +196,43 @@ def job_volumes(jobs: JobSet, machines: Machines | None = None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class MakespanLowerBound:
-    """C*_max >= ``value``. Parts: ``volume`` = V / (R M) (Lemma 6.2), ``longest`` =
-    max_j p_j, ``release`` = max_j (r_j + p_j), and ``resource_volume`` =
-    max_l sum_j p_j d_jl / M (the per-resource form of Lemma 6.2's argument, >= volume;
-    in ``value`` only with ``per_resource=True``)."""
+    """C*_max >= ``value``: the lower bound on the optimal makespan and its parts.
+
+    Made by :func:`makespan_lower_bound`. ``parts()`` gives the four parts as a dict;
+    ``binding`` names a part equal to ``value``. All values are in time units.
+
+    Parameters
+    ----------
+    value : float
+        The bound: the largest of ``volume``, ``longest``, ``release`` (and
+        ``resource_volume`` when ``per_resource``).
+    volume : float
+        V / (R M) (FL24 Lemma 6.2).
+    longest : float
+        max_j p_j.
+    release : float
+        max_j (r_j + p_j).
+    resource_volume : float
+        max_l sum_j p_j d_jl / M, the per-resource form of Lemma 6.2's argument (at
+        least ``volume``).
+    per_resource : bool, default False
+        Whether ``resource_volume`` counts in ``value``.
+
+    References
+    ----------
+    FL24, Sec. 6.2, Lemma 6.2.
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, MakespanLowerBound, makespan_lower_bound
+    >>> b = makespan_lower_bound(JobSet([0, 0, 0], [1, 1, 1], [[1.0, 0.0]] * 3),
+    ...                          Machines([[1, 1]]))
+    >>> b.value, b.binding, b.resource_volume
+    (1.5, 'volume', 3.0)
+    >>> MakespanLowerBound(value=2.0, volume=2.0, longest=1.0, release=1.0,
+    ...                    resource_volume=2.0).binding
+    'volume'
+    """
 
     value: float
     volume: float
@@ -129,8 +255,10 @@ class MakespanLowerBound:
 
 def makespan_lower_bound(jobs: JobSet, machines: Machines, *,
                          per_resource: bool = False) -> MakespanLowerBound:
-    """Lower bound on the optimal makespan (FL24 Lemma 6.2 and the trivial ones):
-    max(V / (R M), max_j p_j, max_j (r_j + p_j)), V = sum_j v_j (:func:`job_volumes`).
+    """Lower bound on the optimal makespan (FL24 Lemma 6.2 and the trivial ones).
+
+    The bound is max(V / (R M), max_j p_j, max_j (r_j + p_j)), V = sum_j v_j
+    (:func:`job_volumes`).
 
     Lemma 6.2: every resource of every machine holds at most 1 x C*_max of p_j d_jl, so
     V <= R M C*_max. Per resource the same argument gives sum_j p_j d_jl <= M C*_max,
@@ -138,9 +266,39 @@ def makespan_lower_bound(jobs: JobSet, machines: Machines, *,
     it in ``value`` (it is always reported as ``resource_volume``). No job completes
     before r_j + p_j, and max_j (r_j + p_j) >= max_j p_j.
 
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs (times in time units, demands in the machines' units).
+    machines : Machines
+        FL24's M identical machines.
+    per_resource : bool, default False
+        Include the per-resource volume bound in ``value``.
+
+    Returns
+    -------
+    MakespanLowerBound
+        The bound (float64, time units) and its parts.
+
+    Raises
+    ------
+    ValueError
+        What :func:`normalised_demand` refuses (machines not identical, a job that
+        fits no machine, a resource-count mismatch, ``jobs`` not a JobSet).
+
+    References
+    ----------
+    FL24, Sec. 6.2, Lemma 6.2.
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, makespan_lower_bound
     >>> b = makespan_lower_bound(JobSet([0, 0], [2, 2], [[1.0], [1.0]]), Machines([[1.0]]))
     >>> b.value, b.volume, b.binding
     (4.0, 4.0, 'volume')
+    >>> jobs = JobSet([0, 0, 0], [1, 1, 1], [[1.0, 0.0]] * 3)
+    >>> makespan_lower_bound(jobs, Machines([[1, 1]]), per_resource=True).value
+    3.0
     """
     d = normalised_demand(jobs, machines)
     M, R = machines.m, jobs.resources
@@ -156,9 +314,33 @@ def makespan_lower_bound(jobs: JobSet, machines: Machines, *,
 
 @dataclass(frozen=True)
 class PQMakespanBound:
-    """FL24 Lemma 6.3's bound on PRIORITY-QUEUE's makespan, ``value`` =
-    max(``longest``, ``volume``) with ``longest`` = 2 p_max and ``volume`` = 2 V / M;
-    ``proven`` is True only on one machine (see :func:`pq_makespan_bound`)."""
+    """FL24 Lemma 6.3's bound on PRIORITY-QUEUE's makespan and its parts.
+
+    Made by :func:`pq_makespan_bound`; all values in time units.
+
+    Parameters
+    ----------
+    value : float
+        max(``longest``, ``volume``).
+    longest : float
+        2 p_max.
+    volume : float
+        2 V / M.
+    proven : bool
+        Whether the bound is proven for this cluster: True only on one machine (the
+        lemma's proof fails on two or more; see :func:`pq_makespan_bound`).
+
+    References
+    ----------
+    FL24, Sec. 6.2, Lemma 6.3.
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, pq_makespan_bound
+    >>> b = pq_makespan_bound(JobSet([0, 0], [3, 1], [[0.5], [0.5]]), Machines([[1.0]]))
+    >>> b.value, b.longest, b.volume, b.proven
+    (6.0, 6.0, 4.0, True)
+    """
 
     value: float
     longest: float
@@ -188,8 +370,42 @@ def pq_makespan_bound(jobs: JobSet, machines: Machines, *,
     which reads every release as 0. Lemma 6.4: the bound is tight (one machine, N jobs
     of length p and demand 1/2 + delta: PQ's makespan N p, 2 V / M = N p (1 + 2 delta)).
 
+    Parameters
+    ----------
+    jobs : JobSet
+        The batch PQ schedules (times in time units, demands in the machines' units).
+    machines : Machines
+        FL24's M identical machines.
+    ignore_release : bool, default False
+        Read every release time as 0 instead of refusing jobs released later.
+
+    Returns
+    -------
+    PQMakespanBound
+        max(2 p_max, 2 V / M) in time units, its parts, and ``proven`` (M == 1).
+
+    Raises
+    ------
+    ValueError
+        What :func:`normalised_demand` refuses, and a job released after 0 unless
+        ``ignore_release``.
+
+    References
+    ----------
+    FL24, Sec. 6.2, Lemma 6.3 (the bound) and Lemma 6.4 (tightness).
+
+    Examples
+    --------
+    >>> from theory import JobSet, Machines, pq_makespan_bound
     >>> pq_makespan_bound(JobSet([0, 0], [3, 1], [[0.5], [0.5]]), Machines([[1.0]])).value
     6.0
+
+    The erratum's instance: two machines, where PQ's makespan is 7.
+
+    >>> jobs = JobSet([0] * 6, [1, 1, 1, 3, 3, 3],
+    ...               [[0.2], [0.6], [0.6], [0.55], [0.5], [0.55]])
+    >>> pq_makespan_bound(jobs, Machines([[1.0], [1.0]]))
+    PQMakespanBound(value=6.2, longest=6.0, volume=6.2, proven=False)
     """
     d = normalised_demand(jobs, machines)
     late = np.flatnonzero(jobs.arrival != 0)
@@ -205,9 +421,32 @@ def pq_makespan_bound(jobs: JobSet, machines: Machines, *,
 
 
 def weighted_completion_lower_bound(jobs: JobSet) -> float:
-    """sum_j w_j C_j >= sum_j w_j (r_j + p_j): no job completes before r_j + p_j. Divide
-    by N for FL24's AWCT.
+    """sum_j w_j C_j >= sum_j w_j (r_j + p_j): no job completes before r_j + p_j.
 
+    Divide by N for FL24's AWCT. Holds for any schedule, preemptive or not.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs (release r_j, processing p_j, weight w_j).
+
+    Returns
+    -------
+    float
+        sum_j w_j (r_j + p_j), in weight times time units.
+
+    Raises
+    ------
+    ValueError
+        When ``jobs`` is not a :class:`JobSet`.
+
+    References
+    ----------
+    FL24, Sec. 3 (C_j = S_j + p_j with S_j >= r_j; the objective (1/N) sum_j w_j C_j).
+
+    Examples
+    --------
+    >>> from theory import JobSet, weighted_completion_lower_bound
     >>> weighted_completion_lower_bound(JobSet([0, 1], [2, 3], [[1.0], [1.0]], [1, 2]))
     10.0
     """

@@ -77,8 +77,52 @@ def to_number(x: object, *, name: str = "value") -> Number:
     """Read one number: ``Fraction``/``int``/decimal string -> Fraction, float -> float.
 
     Text is a decimal (``"0.4"``, ``"1e-3"``) or a ratio of integers (``"1/3"``).
-    Raises ``ValueError`` naming ``name`` for NaN, infinities, bools, text that is not
-    a number and numbers outside the float64 range (module docstring).
+    Exact inputs stay exact: a ``Fraction``, an ``int`` (Python or numpy), a foreign
+    ``numbers.Rational``, a ``Decimal`` and text all become a ``Fraction``; a Python or
+    numpy float stays a float.
+
+    Parameters
+    ----------
+    x : object
+        The number: ``Fraction``, ``int``, ``numpy.integer``, ``Decimal``, ``float``,
+        ``numpy.floating``, a 0-d array of one of these, or text.
+    name : str, default "value"
+        What the number is, for the error message (``"size"``, ``"capacity"``).
+
+    Returns
+    -------
+    Fraction or float
+        The exact rational, or the float as given.
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: for NaN and infinities, a bool, bytes, a list or any other
+        non-number, text that is not a number or is longer than
+        :data:`MAX_TEXT_LENGTH` characters, text outside the float64 range
+        (magnitude above :data:`FLOAT_MAX`, or nonzero below :data:`FLOAT_TINY`), and a
+        nonzero long double that rounds to 0 in float64.
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats. Exact reading is what the perfect
+    fit of PG21, Sec. VIII-C (proof of Prop. 2) needs.
+
+    Examples
+    --------
+    >>> from theory import to_number
+    >>> to_number("0.4"), to_number("1/3"), to_number(2)
+    (Fraction(2, 5), Fraction(1, 3), Fraction(2, 1))
+    >>> to_number(0.4)
+    0.4
+    >>> to_number(float("nan"), name="size")
+    Traceback (most recent call last):
+    ...
+    ValueError: size must be finite, got nan
+    >>> to_number("1e400", name="size")
+    Traceback (most recent call last):
+    ...
+    ValueError: size: '1e400' is too large (numbers are read up to 1.8e+308, ...)
     """
     if type(x) is str:  # the common case first (files, the CLI)
         return _read_text(x, name)
@@ -185,6 +229,39 @@ def short_repr(x: object, limit: int = 60, *, tail: int = 0, length: bool = Fals
     cut (``<type>`` when the ``repr`` fails). Without ``length``, an integer or a
     fraction of more than ``limit`` digits is named by its digit count (``an integer of
     about 401 digits``) and never written out.
+
+    Parameters
+    ----------
+    x : object
+        What to show: a string is quoted, anything else is its ``repr``.
+    limit : int, default 60
+        About how many characters the result may have.
+    tail : int, default 0
+        How many of the last characters a cut text keeps after ``...``.
+    length : bool, default False
+        Append the full length of a cut text (``(5000 characters)``), and write long
+        integers and fractions as text instead of naming their digit count.
+
+    Returns
+    -------
+    str
+        The text for an error message; it never raises.
+
+    References
+    ----------
+    docs/design.md, section Errors (messages name the offending value).
+
+    Examples
+    --------
+    >>> from theory import short_repr
+    >>> short_repr("x" * 100, 20)
+    "'xxxxxxxxxxxxxxxxx...'"
+    >>> short_repr("abcdefghij" * 3, 20, tail=4)
+    "'abcdefghijabc...ghij'"
+    >>> short_repr(10**500)
+    'an integer of about 501 digits'
+    >>> short_repr([1] * 50, 20, length=True)
+    '[1, 1, 1, 1, 1, 1... (150 characters)'
     """
     if not length:
         if isinstance(x, Fraction) and x.denominator == 1:
@@ -209,7 +286,30 @@ def short_repr(x: object, limit: int = 60, *, tail: int = 0, length: bool = Fals
 
 
 def written(x: object) -> str:
-    """A number as the user wrote it (text as is, never ``Fraction(0, 1)``)."""
+    """A number as the user wrote it (text as is, never ``Fraction(0, 1)``).
+
+    Parameters
+    ----------
+    x : object
+        A number or its text; anything else is shown by :func:`short_repr`.
+
+    Returns
+    -------
+    str
+        ``str(x)`` for text, ints, floats, Fractions and numpy numbers, else
+        ``short_repr(x)``.
+
+    References
+    ----------
+    docs/design.md, section Errors (messages quote the input as given).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import written
+    >>> written("0.40"), written(Fraction(0)), written(Fraction(1, 3)), written(0.5)
+    ('0.40', '0', '1/3', '0.5')
+    """
     return str(x) if isinstance(x, str | int | float | Fraction | np.number) else short_repr(x)
 
 
@@ -218,14 +318,83 @@ def to_float_checked(x: object, name: str = "value") -> float:
 
     Raises when ``x`` is not a number, is NaN or infinite, overflows float64, or is
     nonzero and underflows to ``0.0`` (module docstring, "Range").
+
+    Parameters
+    ----------
+    x : object
+        Anything :func:`to_number` reads (an exact rational, a float, text).
+    name : str, default "value"
+        What the number is, for the error message.
+
+    Returns
+    -------
+    float
+        The nearest float64 (an exact rational is rounded once).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name``: what :func:`to_number` refuses, and an exact value of
+        magnitude above :data:`FLOAT_MAX` or nonzero below :data:`FLOAT_TINY`.
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import to_float_checked
+    >>> to_float_checked(Fraction(1, 4)), to_float_checked("0.5")
+    (0.25, 0.5)
+    >>> to_float_checked(Fraction(10**400), "capacity")
+    Traceback (most recent call last):
+    ...
+    ValueError: capacity: an integer of about 401 digits is too large (...)
     """
     return _check_range(to_number(x, name=name), x, name)
 
 
 def real_float(x: object, name: str, what: str = "a number") -> float:
-    """``x`` as a float: a real number (no bool, text or array) within the float range,
-    else a ``ValueError`` that says ``name must be {what}`` (NaN and infinities pass:
-    the caller's range check decides them)."""
+    """``x`` as a float: a real number (no bool, text or array) within the float range.
+
+    NaN and infinities pass: the caller's range check decides them.
+
+    Parameters
+    ----------
+    x : object
+        A real number (``int``, ``float``, ``Fraction``, numpy scalar).
+    name : str
+        What the number is, for the error message (``"rate"``).
+    what : str, default "a number"
+        What ``x`` must be, for the error message (``"a positive number"``).
+
+    Returns
+    -------
+    float
+        ``float(x)``.
+
+    Raises
+    ------
+    ValueError
+        ``name must be {what}`` for a bool, text, an array or any non-real; ``... within
+        the float range`` when ``float(x)`` overflows.
+
+    References
+    ----------
+    docs/design.md, section Validation.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import real_float
+    >>> real_float(3, "rate"), real_float(Fraction(1, 4), "rate")
+    (3.0, 0.25)
+    >>> real_float("3", "rate", "a positive number")
+    Traceback (most recent call last):
+    ...
+    ValueError: rate must be a positive number, got '3'
+    """
     if isinstance(x, bool | np.bool_) or not isinstance(x, numbers.Real):
         raise ValueError(f"{name} must be {what}, got {short_repr(x, 40)}")
     try:
@@ -241,6 +410,44 @@ def as_list(xs: object, *, name: str = "values", example: str = "[0.4, 0.6]",
 
     A str, bytes, dict, set, iterator/generator, number or None where a list of ``of``
     is expected raises ``ValueError`` saying what was given and what to write instead.
+
+    Parameters
+    ----------
+    xs : object
+        A list (returned as it is), tuple, range, dict values view, array of at least
+        one dimension, other ``Sequence``, or an object with ``__array__`` (a pandas
+        Series).
+    name : str, default "values"
+        What the list is, for the error message.
+    example : str, default "[0.4, 0.6]"
+        A correct spelling, suggested in the error message.
+    of : str, default "numbers"
+        What the entries are, for the error message (``"server classes"``).
+
+    Returns
+    -------
+    list
+        The items, in order (the same object when ``xs`` is a list).
+
+    Raises
+    ------
+    ValueError
+        For a str, bytes, a dict, a set, an iterator or generator, a single number,
+        None, a 0-d array or any other non-sequence.
+
+    References
+    ----------
+    docs/design.md, section Validation.
+
+    Examples
+    --------
+    >>> from theory import as_list
+    >>> as_list((1, 2)), as_list(range(3))
+    ([1, 2], [0, 1, 2])
+    >>> as_list("0.4", name="sizes")
+    Traceback (most recent call last):
+    ...
+    ValueError: sizes must be a list of numbers, got the string '0.4' (write ['0.4'])
     """
     if isinstance(xs, list):
         return xs
@@ -278,8 +485,42 @@ def _refuse(name: str, of: str, got: str, write: str) -> list[Any]:
 
 
 def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
-    """Read a list of numbers (:func:`as_list`); if any entry is a float, all become floats
-    (an exact entry beyond float64 is then refused, as by :func:`to_float_checked`)."""
+    """Read a list of numbers (:func:`as_list`, then :func:`to_number` on each entry).
+
+    If any entry is a float, all become floats (an exact entry beyond float64 is then
+    refused, as by :func:`to_float_checked`); otherwise all stay exact Fractions.
+
+    Parameters
+    ----------
+    xs : list, tuple, range or array
+        The numbers, each anything :func:`to_number` reads.
+    name : str, default "values"
+        What the list is, for the error messages.
+
+    Returns
+    -------
+    list of Fraction or list of float
+        All exact, or all floats.
+
+    Raises
+    ------
+    ValueError
+        What :func:`as_list` refuses (a string, a set, ...), an entry
+        :func:`to_number` refuses, and, in a list with a float, an exact entry outside
+        the float64 range.
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from theory import to_numbers
+    >>> to_numbers(["1/2", 3])
+    [Fraction(1, 2), Fraction(3, 1)]
+    >>> to_numbers(["1/2", 0.25])
+    [0.5, 0.25]
+    """
     vals = [to_number(x, name=name) for x in as_list(xs, name=name)]
     if any(isinstance(v, float) for v in vals):
         return [v if isinstance(v, float) else _check_range(v, v, name) for v in vals]
@@ -287,12 +528,78 @@ def to_numbers(xs: Iterable[object], *, name: str = "values") -> list[Number]:
 
 
 def all_exact(xs: Iterable[object]) -> bool:
-    """True when every entry is an exact rational (Fraction)."""
+    """True when every entry is an exact rational (Fraction).
+
+    Parameters
+    ----------
+    xs : list, tuple, range or array
+        Numbers as read by :func:`to_number` (an ``int`` is not a Fraction here).
+
+    Returns
+    -------
+    bool
+        True when all entries are Fractions (also for an empty list).
+
+    Raises
+    ------
+    ValueError
+        What :func:`as_list` refuses (a string, a set, an iterator, ...).
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import all_exact
+    >>> all_exact([Fraction(1, 2), Fraction(1)]), all_exact([Fraction(1, 2), 0.5])
+    (True, False)
+    """
     return all(isinstance(x, Fraction) for x in as_list(xs, name="values"))
 
 
 def fits(load: Number, capacity: Number) -> bool:
-    """``load <= capacity``: exact for Fractions, within :data:`FEASIBILITY_RTOL` otherwise."""
+    """``load <= capacity``: exact for Fractions, within :data:`FEASIBILITY_RTOL` otherwise.
+
+    With a float on either side, ``load`` fits when ``load <= capacity * (1 +
+    FEASIBILITY_RTOL)`` in float64 (compared exactly, with the same tolerance, when a
+    Fraction is beyond the float range).
+
+    Parameters
+    ----------
+    load : Fraction or float
+        The summed demand on one resource of one server.
+    capacity : Fraction or float
+        That resource's capacity, in the same unit.
+
+    Returns
+    -------
+    bool
+        Whether the load fits.
+
+    Raises
+    ------
+    ValueError
+        When ``load`` or ``capacity`` is NaN, or is not a number.
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats; the perfect fit of PG21, Sec. VIII-C
+    (proof of Prop. 2): ``(1/2 - e) + (1/2 + e)`` fits a unit server.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import fits
+    >>> e = Fraction(1, 10**6)
+    >>> fits((Fraction(1, 2) - e) + (Fraction(1, 2) + e), Fraction(1))
+    True
+    >>> fits(Fraction(301, 1000), Fraction(3, 10))
+    False
+    >>> fits(0.1 + 0.2, 0.3)  # 0.30000000000000004, within the tolerance
+    True
+    """
     if isinstance(load, Fraction) and isinstance(capacity, Fraction):
         return load <= capacity
     try:
@@ -309,7 +616,36 @@ def fits(load: Number, capacity: Number) -> bool:
 
 
 def common_denominator(xs: Sequence[Fraction]) -> int:
-    """Least common multiple of the denominators of exact rationals (Fractions or ints)."""
+    """Least common multiple of the denominators of exact rationals (Fractions or ints).
+
+    Parameters
+    ----------
+    xs : sequence of Fraction or int
+        Exact rationals (numpy integers too).
+
+    Returns
+    -------
+    int
+        The least common denominator (1 for integers or an empty list).
+
+    Raises
+    ------
+    ValueError
+        For an entry that is not a Fraction or an integer (a float, a bool), and what
+        :func:`as_list` refuses.
+
+    References
+    ----------
+    docs/design.md, section Certificates (configurations are checked with integer
+    sizes).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import common_denominator
+    >>> common_denominator([Fraction(1, 4), Fraction(1, 6), 2])
+    12
+    """
     d = 1
     for x in as_list(xs, name="values"):
         if isinstance(x, bool) or not isinstance(x, Fraction | int | np.integer):
@@ -320,13 +656,83 @@ def common_denominator(xs: Sequence[Fraction]) -> int:
 
 
 def as_float(xs: Iterable[Number], *, name: str = "values") -> np.ndarray:
-    """Float64 array of numbers (Fractions converted; overflow refused, see the docstring)."""
+    """Float64 array of numbers (Fractions converted; overflow refused, see the docstring).
+
+    Parameters
+    ----------
+    xs : list, tuple, range or array
+        Numbers, each converted by :func:`to_float_checked`.
+    name : str, default "values"
+        What the list is, for the error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        A 1-d float64 array, one entry per number.
+
+    Raises
+    ------
+    ValueError
+        What :func:`as_list` or :func:`to_float_checked` refuses (NaN, infinities,
+        values outside the float64 range, non-numbers).
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from theory import as_float
+    >>> as_float([Fraction(1, 4), 1, "0.5"])
+    array([0.25, 1.  , 0.5 ])
+    """
     return np.array([to_float_checked(x, name) for x in as_list(xs, name=name)], dtype=float)
 
 
 def positive_int(x: object, *, name: str = "value", at_most: int | None = None) -> int:
-    """A positive integer (a server count, a level), at most ``at_most`` if given: bools
-    and floats are rejected."""
+    """A positive integer (a server count, a level), at most ``at_most`` if given.
+
+    Bools and floats (even ``2.0``) are rejected.
+
+    Parameters
+    ----------
+    x : object
+        A Python or numpy integer.
+    name : str, default "value"
+        What the integer is, for the error message.
+    at_most : int or None, default None
+        The largest value allowed (no limit when None).
+
+    Returns
+    -------
+    int
+        ``x`` as a Python int.
+
+    Raises
+    ------
+    ValueError
+        When ``x`` is not an integer (a bool, a float, text), is below 1, or is above
+        ``at_most``.
+
+    References
+    ----------
+    docs/design.md, section Validation.
+
+    Examples
+    --------
+    >>> from theory import positive_int
+    >>> positive_int(3, name="servers")
+    3
+    >>> positive_int(2.0, name="servers")
+    Traceback (most recent call last):
+    ...
+    ValueError: servers must be a positive integer, got 2.0
+    >>> positive_int(5, name="level", at_most=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: level is 5, above the limit 4
+    """
     if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer) or x < 1:
         raise ValueError(f"{name} must be a positive integer, got {short_repr(x)}")
     if at_most is not None and x > at_most:
@@ -335,6 +741,41 @@ def positive_int(x: object, *, name: str = "value", at_most: int | None = None) 
 
 
 def server_count(x: object, *, name: str = "servers") -> int:
-    """A number of servers: a positive integer up to 2^53 (exact in float64, which the
-    LPs and simulators count in)."""
+    """A number of servers: a positive integer up to 2^53.
+
+    2^53 (:data:`MAX_EXACT_INT`) is the largest count exact in float64, which the LPs
+    and simulators count in.
+
+    Parameters
+    ----------
+    x : object
+        A Python or numpy integer.
+    name : str, default "servers"
+        What the count is, for the error message.
+
+    Returns
+    -------
+    int
+        ``x`` as a Python int.
+
+    Raises
+    ------
+    ValueError
+        When ``x`` is not an integer (a bool, a float), is below 1, or is above 2^53.
+
+    References
+    ----------
+    docs/design.md, section Rationals and floats (integers stay exact up to
+    ``MAX_EXACT_INT``).
+
+    Examples
+    --------
+    >>> from theory import server_count
+    >>> server_count(10)
+    10
+    >>> server_count(2**53 + 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: servers is 9007199254740993, above the limit 9,007,199,254,740,992
+    """
     return positive_int(x, name=name, at_most=MAX_EXACT_INT)

@@ -21,7 +21,41 @@ __all__ = ["as_rng", "scheduling_rng", "spawn_seeds"]
 
 
 def as_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """Normalise ``seed`` (int, Generator or None) to a ``numpy.random.Generator``."""
+    """Normalise ``seed`` (int, Generator or None) to a ``numpy.random.Generator``.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        An integer at least 0 (``default_rng(seed)``), a Generator (used as it is, so
+        its state advances), or None (fresh entropy: not reproducible).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The generator a sampler or a workload draws from.
+
+    Raises
+    ------
+    ValueError
+        When ``seed`` is negative, a bool, a float or anything else.
+
+    References
+    ----------
+    docs/design.md, section Randomness and reproducibility.
+
+    Examples
+    --------
+    >>> from theory import as_rng
+    >>> as_rng(0).integers(10, size=3)
+    array([8, 6, 5])
+    >>> g = as_rng(0)
+    >>> as_rng(g) is g
+    True
+    >>> as_rng(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be None, a non-negative integer or a numpy Generator, got -1
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is not None and (isinstance(seed, bool | np.bool_)
@@ -32,9 +66,42 @@ def as_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
 
 
 def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generator:
-    """The scheduling stream of a run: ``seed`` itself if it is a Generator, else
-    ``default_rng(SeedSequence(seed).spawn(1)[0])`` (independent of a workload drawn
-    with the same integer seed)."""
+    """The scheduling stream of a run: ``seed`` itself if it is a Generator, else a child.
+
+    The child is ``default_rng(SeedSequence(seed).spawn(1)[0])``, independent of a
+    workload drawn with the same integer seed (:func:`as_rng`). A PG18 continuous run
+    (``policies.continuous.simulate_continuous``) draws its random scheduling choices
+    from it, in event order.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.Generator or None
+        The run's seed: an integer at least 0, a Generator (used as it is), or None
+        (fresh entropy: not reproducible).
+
+    Returns
+    -------
+    numpy.random.Generator
+        The scheduling stream.
+
+    Raises
+    ------
+    ValueError
+        When ``seed`` is negative, a bool, a float or anything else.
+
+    References
+    ----------
+    docs/design.md, section Randomness and reproducibility (the scheduling stream of
+    PG18 runs).
+
+    Examples
+    --------
+    >>> from theory import as_rng, scheduling_rng
+    >>> scheduling_rng(0).integers(10, size=3)  # not the workload stream as_rng(0)
+    array([8, 9, 0])
+    >>> as_rng(0).integers(10, size=3)
+    array([8, 6, 5])
+    """
     if isinstance(seed, np.random.Generator):
         return seed
     if seed is not None and (isinstance(seed, bool | np.bool_)
@@ -45,7 +112,44 @@ def scheduling_rng(seed: int | np.random.Generator | None) -> np.random.Generato
 
 
 def spawn_seeds(seed: int | np.random.SeedSequence | None, n: int) -> list[np.random.SeedSequence]:
-    """``n`` independent child seed sequences of ``seed`` (``SeedSequence.spawn``)."""
+    """``n`` independent child seed sequences of ``seed`` (``SeedSequence.spawn``).
+
+    Replications and sweep points each take one child, so the same seed gives the same
+    numbers whether the runs are done serially or in parallel.
+
+    Parameters
+    ----------
+    seed : int, numpy.random.SeedSequence or None
+        The root: an integer at least 0, a SeedSequence (its children are spawned, so
+        a second call gives new ones), or None (fresh entropy: not reproducible).
+    n : int
+        How many children, at least 0.
+
+    Returns
+    -------
+    list of numpy.random.SeedSequence
+        The ``n`` children, in spawn order.
+
+    Raises
+    ------
+    ValueError
+        When ``n`` is not a non-negative integer, or ``seed`` is negative, a bool, a
+        float or anything else.
+
+    References
+    ----------
+    docs/design.md, section Randomness and reproducibility (replications).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from theory import spawn_seeds
+    >>> children = spawn_seeds(0, 2)
+    >>> [c.spawn_key for c in children]
+    [(0,), (1,)]
+    >>> [int(np.random.default_rng(c).integers(10)) for c in children]
+    [8, 6]
+    """
     if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
         raise ValueError(f"the number of streams must be a non-negative integer, got {n!r}")
     if not (seed is None or isinstance(seed, np.random.SeedSequence)

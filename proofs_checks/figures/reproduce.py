@@ -35,11 +35,45 @@ __all__ = ["FigureError", "FigureRunsFailed", "Reproduction", "figure", "reprodu
 
 class FigureError(ValueError):
     """An unknown figure or scale, a figure that cannot be reproduced here, or a store of
-    other runs in the output folder."""
+    other runs in the output folder.
+
+    A ``ValueError``: the CLI (``packsched reproduce``) reports it with status 2. Raised
+    with one argument, the message.
+
+    References
+    ----------
+    docs/design.md, section Reproducing the figures, and section Errors.
+
+    Examples
+    --------
+    >>> from proofs_checks.figures import FigureError, figure
+    >>> try:
+    ...     figure("pg21-fig9")
+    ... except FigureError as err:
+    ...     print(isinstance(err, ValueError), err)
+    True no figure 'pg21-fig9'; did you mean pg21-fig5 or pg21-fig4 or pg21-fig3b?
+    """
 
 
 class FigureRunsFailed(RuntimeError):
-    """Runs of a figure failed (their errors are in the store); the others are kept."""
+    """Runs of a figure failed (their errors are in the store); the others are kept.
+
+    A ``RuntimeError`` raised by :func:`reproduce` with one argument, the message: how
+    many runs failed, the first one's error, and the store that keeps them; the next
+    call runs the failed ones again.
+
+    References
+    ----------
+    docs/design.md, section Reproducing the figures (step 1: failed runs are kept with
+    their error and run again on the next call).
+
+    Examples
+    --------
+    >>> from proofs_checks.figures import FigureRunsFailed
+    >>> err = FigureRunsFailed("1 of 6 run(s) of pg21-fig4 failed, the first: ...")
+    >>> isinstance(err, RuntimeError), str(err)[:28]
+    (True, '1 of 6 run(s) of pg21-fig4 f')
+    """
 
 
 def _figures() -> dict[str, PaperFigure]:
@@ -50,7 +84,41 @@ def _figures() -> dict[str, PaperFigure]:
 
 def figure(key: str) -> PaperFigure:
     """The registered figure named ``key`` (``pg21-fig4``; case and ``.``/``_`` for
-    ``-`` do not matter)."""
+    ``-`` do not matter).
+
+    Parameters
+    ----------
+    key : str
+        The figure's key, as ``packsched reproduce --list`` shows it; surrounding
+        spaces, case and ``.`` or ``_`` for ``-`` are ignored.
+
+    Returns
+    -------
+    PaperFigure
+        The registered figure (the same object as ``FIGURES[...]``).
+
+    Raises
+    ------
+    FigureError
+        When ``key`` is not a string, or no figure has that key (the nearest keys are
+        suggested).
+
+    References
+    ----------
+    docs/design.md, section Reproducing the figures (``registry.py`` collects the
+    figures by key).
+
+    Examples
+    --------
+    >>> from proofs_checks.figures import FIGURES, figure
+    >>> figure("PG21_Fig3a") is FIGURES["pg21-fig3a"]
+    True
+    >>> figure("pg21-fg4")
+    Traceback (most recent call last):
+    ...
+    proofs_checks.figures.reproduce.FigureError: no figure 'pg21-fg4'; did you mean
+    pg21-fig4 or pg21-fig5 or pg18-fig4?
+    """
     figures = _figures()
     if not isinstance(key, str):
         raise FigureError(f"a figure is named by a string such as 'pg21-fig4', got {key!r}")
@@ -64,7 +132,51 @@ def figure(key: str) -> PaperFigure:
 @dataclass(frozen=True)
 class Reproduction:
     """What :func:`reproduce` made: the figure, scale and parameters, the CSV's frame,
-    the headline statements decided from it, the files written and the run counts."""
+    the headline statements decided from it, the files written and the run counts.
+
+    ``holds`` is True when every headline is borne out; ``markdown()`` gives the
+    verdicts as Markdown; a notebook displays the PNG and the verdicts. Frozen.
+
+    Parameters
+    ----------
+    figure : PaperFigure
+        The figure reproduced.
+    scale : str
+        ``"quick"`` or ``"paper"``.
+    params : dict
+        The scale's parameters the runs used.
+    table : pandas.DataFrame
+        The CSV behind the figure, as read back from the file.
+    headlines : list of Headline
+        The headline statements, decided from ``table``.
+    files : dict of str to pathlib.Path
+        ``"csv"``, ``"png"``, ``"svg"``, ``"json"`` and ``"store"`` (the sweep store)
+        -> the files written.
+    runs : dict of str to int
+        The run counts: ``runs``, ``done_before`` (found in the store), ``ran`` and
+        ``failed``.
+    seconds : float
+        Wall-clock seconds of the call.
+    image : matplotlib.figure.Figure, optional
+        The drawn figure (None when not kept).
+
+    References
+    ----------
+    docs/design.md, section Reproducing the figures.
+
+    Examples
+    --------
+    Built by hand here (a real one comes from :func:`reproduce`):
+
+    >>> from proofs_checks.figures import FIGURES, Headline, Reproduction
+    >>> rep = Reproduction(FIGURES["pg18-fig7"], "quick", {}, None,
+    ...                    [Headline("the trace is bursty", True, "busiest window x5.9")],
+    ...                    {}, {"runs": 1, "done_before": 0, "ran": 1, "failed": 0}, 0.8)
+    >>> rep.holds
+    True
+    >>> print(rep.markdown().splitlines()[2])
+    - holds: the trace is bursty (busiest window x5.9)
+    """
 
     figure: PaperFigure
     scale: str
@@ -140,11 +252,78 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
               executor: str = "serial", workers: int | None = None,
               scheduler: str | None = None,
               progress: Callable[[int, int, int], None] | None = None) -> Reproduction:
-    """Run, tabulate, draw and check figure ``key`` at ``scale`` into ``out`` (see the
-    module). Raises :class:`FigureError` for an unknown figure or scale, a figure that
-    cannot be reproduced here or a store of other runs in ``out``, and
-    :class:`FigureRunsFailed` when runs failed (their errors are in the store; the rest
-    are kept, and the next call runs only the failed ones)."""
+    """Run, tabulate, draw and check figure ``key`` at ``scale`` into ``out``.
+
+    Writes, in ``out``: ``KEY.SCALE.sqlite`` (the sweep store, one row per run with its
+    seed: a stopped reproduction resumes, a finished one redraws without running),
+    ``KEY.csv`` (the data behind the figure), ``KEY.png`` and ``KEY.svg`` (drawn from the
+    CSV alone) and ``KEY.json`` (the headline verdicts, the parameters, the scale, the
+    package version and the seconds). The runs are seeded from
+    ``SeedSequence(params["seed"]).spawn`` in grid order, so every executor gives the
+    same rows. A figure at quick scale takes from about a second to minutes.
+
+    Parameters
+    ----------
+    key : str
+        The figure (``"pg21-fig4"``), as :func:`figure` reads it.
+    scale : str, default "quick"
+        ``"quick"`` (what CI runs) or ``"paper"`` (the paper's setting as far as the
+        package can run it).
+    out : str or pathlib.Path, default "figures"
+        The output folder (created if missing).
+    executor : str, default "serial"
+        ``"serial"``, ``"processes"`` or ``"dask"`` (:mod:`policies.executors`).
+    workers : int, optional
+        Worker processes of the ``processes`` or ``dask`` executor.
+    scheduler : str, optional
+        The address of a dask scheduler (``tcp://host:8786``; ``dask`` executor only).
+    progress : callable, optional
+        Called as ``progress(done, total, failed)`` as runs finish.
+
+    Returns
+    -------
+    Reproduction
+        The figure, its table, headline verdicts, files and run counts.
+
+    Raises
+    ------
+    FigureError
+        For an unknown figure or scale, a figure that cannot be reproduced here
+        (``unavailable``), a scale with no run, or a store of other runs in ``out``.
+        Nothing is written for an unknown figure or scale.
+    FigureRunsFailed
+        When runs failed (their errors are in the store; the rest are kept, and the next
+        call runs only the failed ones).
+    ImportError
+        Without matplotlib and pandas (``pip install 'packsched[figures]'``).
+    ValueError
+        What ``policies.executors.check_executor`` refuses (an unknown executor, bad
+        ``workers`` or ``scheduler``).
+
+    References
+    ----------
+    docs/design.md, section Reproducing the figures.
+
+    Examples
+    --------
+    Refusals cost nothing (a real figure runs for seconds or more, so it is not run
+    here):
+
+    >>> import tempfile
+    >>> from proofs_checks.figures import reproduce
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     reproduce("pg21-fig4", scale="huge", out=out)
+    Traceback (most recent call last):
+    ...
+    proofs_checks.figures.reproduce.FigureError: scale must be one of quick, paper, got
+    'huge'
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     reproduce("xll21-fig12", out=out)
+    Traceback (most recent call last):
+    ...
+    proofs_checks.figures.reproduce.FigureError: xll21-fig12 (XLL21 Fig. 12) cannot be
+    reproduced here: the paper does not say how it made map and reduce phases ...
+    """
     import hashlib
 
     try:

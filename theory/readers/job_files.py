@@ -324,6 +324,66 @@ def read_jobs(path: PathLike, *, integers: bool = False,
     converted first. An unknown field, an empty name, a column the header lacks (the
     header's columns are listed) or has twice is a ``ValueError`` starting
     ``{file}:{line}:``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The jobs file (UTF-8 text, plain or gzip).
+    integers : bool, default False
+        Require integer arrivals, processing times and demands of at most 2^53 (XLL21:
+        slots and cores); weights may still be any positive number.
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading may use (8 GiB by default); a larger file is refused before
+        it is read.
+    columns : mapping, optional
+        Field -> column name of the file's own header (see above); None reads the
+        fixed header.
+
+    Returns
+    -------
+    JobSet
+        The jobs in file order, with ``source`` the file name and ``lines`` each job's
+        line (for later messages); weights 1 without a weight column.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and (for one line) ``{file}:{line}:``, the column and the text:
+        the file is missing, a directory, not UTF-8 or not valid gzip; a wrong header
+        or column mapping; a row with the wrong number of fields; an empty field; a
+        field that is not a finite decimal number in the float64 range; a negative
+        arrival; a processing time or weight at most 0; a negative demand; a job
+        demanding nothing; a duplicate id (naming both lines); a non-integer or an
+        integer above 2^53 with ``integers=True``; no jobs.
+    BudgetExceeded
+        When the file needs more than ``memory_budget`` bytes to read.
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files; XLL21, Sec. II-A (integer a_j, p_j,
+    d_j, m_j); FL24, Sec. 3 (demands as fractions of a machine).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from theory import read_jobs
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "jobs.csv"
+    >>> _ = path.write_text("id,arrival,processing,demand_0\\na,0,2,0.5\\nb,1,1,0.25\\n")
+    >>> jobs = read_jobs(path)
+    >>> jobs.ids, jobs.demand.tolist(), jobs.weight.tolist()
+    (('a', 'b'), [[0.5], [0.25]], [1.0, 1.0])
+    >>> _ = path.write_text("job,submit,dur,cpu\\nx,0,60,2\\n")
+    >>> read_jobs(path, columns={"id": "job", "arrival": "submit", "processing": "dur",
+    ...                          "demand": ["cpu"]}).processing.tolist()
+    [60.0]
+    >>> _ = path.write_text("id,arrival,processing,demand_0\\na,0,0,0.5\\n")
+    >>> read_jobs(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...jobs.csv:2: field 'processing': '0' must be > 0 (a processing time is
+    positive)
+    >>> tmp.cleanup()
     """
     return _read_jobs(path, integers, memory_budget, columns)[0]
 
@@ -339,6 +399,54 @@ def read_cluster(path: PathLike, *, integers: bool = False,
 
     Raises ``ValueError`` as :func:`read_jobs` does, for a capacity <= 0 and a file
     without machines among others.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The cluster file (UTF-8 text, plain or gzip).
+    integers : bool, default False
+        Require integer capacities of at most 2^53 (XLL21: cores and memory).
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading may use (8 GiB by default).
+
+    Returns
+    -------
+    Machines
+        One capacity vector per machine, in file order, with the file's ids.
+
+    Raises
+    ------
+    ValueError
+        Naming the file and (for one line) ``{file}:{line}:``, the column and the text:
+        the file is missing, a directory, not UTF-8 or not valid gzip; a wrong header;
+        a row with the wrong number of fields; an empty field; a field that is not a
+        finite decimal number in the float64 range; a capacity at most 0; a duplicate
+        id; a non-integer or an integer above 2^53 with ``integers=True``; no machines.
+    BudgetExceeded
+        When the file needs more than ``memory_budget`` bytes to read.
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files; XLL21, Sec. II-A (machine i has
+    C_i cores and M_i memory).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from theory import read_cluster
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "cluster.csv"
+    >>> _ = path.write_text("id,capacity_0,capacity_1\\nm0,4,8\\nm1,4,8\\n")
+    >>> machines = read_cluster(path, integers=True)
+    >>> machines.ids, machines.capacity.tolist()
+    (('m0', 'm1'), [[4.0, 8.0], [4.0, 8.0]])
+    >>> _ = path.write_text("id,capacity_0\\nm0,0\\n")
+    >>> read_cluster(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...cluster.csv:2: field 'capacity_0': '0' must be > 0 (a capacity is
+    positive)
+    >>> tmp.cleanup()
     """
     text = read_text_file(path, memory_budget=memory_budget)
     name = _name(path)
@@ -394,6 +502,53 @@ def read_instance(jobs_path: PathLike, cluster_path: PathLike, *, integers: bool
     names the job), and with ``integers=True`` everything is integer (XLL21 Sec. II-A,
     :func:`theory.job_sets.require_integers`). ``columns`` maps the jobs file's columns
     as in :func:`read_jobs`.
+
+    Parameters
+    ----------
+    jobs_path : str or os.PathLike
+        The jobs file.
+    cluster_path : str or os.PathLike
+        The cluster file.
+    integers : bool, default False
+        Require integer arrivals, processing times, demands and capacities (XLL21).
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes each file's reading, and the fit check, may use (8 GiB by default).
+    columns : mapping, optional
+        Field -> column name of the jobs file's own header, as in :func:`read_jobs`.
+
+    Returns
+    -------
+    tuple of (JobSet, Machines)
+        The jobs and the machines, in file order.
+
+    Raises
+    ------
+    ValueError
+        What :func:`read_jobs` and :func:`read_cluster` refuse; the two files with
+        different numbers of resources (both are named); a job that fits no machine
+        (its file line is named); with ``integers=True``, a non-integer value.
+    BudgetExceeded
+        When a file, or the check that every job fits, needs more than
+        ``memory_budget`` bytes.
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files; XLL21, Sec. II-A (a machine runs jobs
+    whose total demand does not exceed its capacity; integer d_j, m_j, p_j).
+
+    Examples
+    --------
+    The packaged instance of XLL21's Example 1 (``theory/data``):
+
+    >>> from importlib.resources import files
+    >>> from theory import read_instance
+    >>> data = files("theory") / "data"
+    >>> jobs, machines = read_instance(data / "xll21_example1_jobs.csv",
+    ...                                data / "xll21_example1_cluster.csv", integers=True)
+    >>> jobs.ids, jobs.processing.tolist(), jobs.demand.tolist()
+    (('j1', 'j2', 'j3'), [1.0, 2.0, 3.0], [[18.0, 1.0], [18.0, 1.0], [18.0, 1.0]])
+    >>> machines.capacity.tolist()
+    [[20.0, 4.0]]
     """
     jobs, lines = _read_jobs(jobs_path, integers, memory_budget, columns)
     machines = read_cluster(cluster_path, integers=integers, memory_budget=memory_budget)
@@ -482,7 +637,46 @@ def write_jobs(jobs: JobSet, path: PathLike) -> Path:
     Sec. II-A slots and cores; other floats, e.g. FL24 Sec. 3 fractions, with ``repr``).
     An id that would not read back (empty, with a comma, a quote, a line break,
     surrounding spaces, a leading ``#``) is a ``ValueError`` before anything is written.
-    Returns the path.
+    An existing file is overwritten.
+
+    Parameters
+    ----------
+    jobs : JobSet
+        The jobs to write.
+    path : str or os.PathLike
+        The file to write (UTF-8, ``\\n`` line ends).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        When ``jobs`` is not a :class:`JobSet`, an id would not read back, ``path`` is
+        not a file name, or the file cannot be written (the reason is given).
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files (``write_jobs`` always writes
+    ``weight``; numbers read back exactly).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from theory import JobSet, read_jobs, write_jobs
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> jobs = JobSet(arrival=[0, 1], processing=[2, 0.5], demand=[[1, 0.25], [2, 0.1]],
+    ...               ids=["a", "b"])
+    >>> path = write_jobs(jobs, pathlib.Path(tmp.name) / "jobs.csv")
+    >>> print(path.read_text(), end="")
+    id,arrival,processing,weight,demand_0,demand_1
+    a,0,2,1,1,0.25
+    b,1,0.5,1,2,0.1
+    >>> read_jobs(path).demand.tolist() == jobs.demand.tolist()
+    True
+    >>> tmp.cleanup()
     """
     if not isinstance(jobs, JobSet):
         raise ValueError(f"write_jobs needs a JobSet, got {type(jobs).__name__}")
@@ -501,7 +695,45 @@ def write_jobs(jobs: JobSet, path: PathLike) -> Path:
 def write_cluster(machines: Machines, path: PathLike) -> Path:
     """Write ``machines`` as a cluster file (docs/design.md, Contracts: job and cluster files).
 
-    Numbers and ids as :func:`write_jobs` writes them; returns the path.
+    Numbers and ids as :func:`write_jobs` writes them; returns the path. An existing
+    file is overwritten.
+
+    Parameters
+    ----------
+    machines : Machines
+        The cluster to write.
+    path : str or os.PathLike
+        The file to write (UTF-8, ``\\n`` line ends).
+
+    Returns
+    -------
+    pathlib.Path
+        The path written.
+
+    Raises
+    ------
+    ValueError
+        When ``machines`` is not a :class:`Machines`, an id would not read back (empty,
+        with a comma, a quote, a line break, surrounding spaces, a leading ``#``),
+        ``path`` is not a file name, or the file cannot be written.
+
+    References
+    ----------
+    docs/design.md, section Job and cluster files.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from theory import Machines, read_cluster, write_cluster
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = write_cluster(Machines([[20, 4], [10, 2.5]]), pathlib.Path(tmp.name) / "c.csv")
+    >>> print(path.read_text(), end="")
+    id,capacity_0,capacity_1
+    0,20,4
+    1,10,2.5
+    >>> read_cluster(path).capacity.tolist()
+    [[20.0, 4.0], [10.0, 2.5]]
+    >>> tmp.cleanup()
     """
     if not isinstance(machines, Machines):
         raise ValueError(f"write_cluster needs Machines, got {type(machines).__name__}")

@@ -51,6 +51,54 @@ def read_text_file(path: PathLike, *, memory_budget: float = MEMORY_BUDGET) -> s
     ``memory_budget`` bytes to read (:data:`TEXT_MEMORY_FACTOR` per byte of text) is
     refused with :class:`theory.budgets.BudgetExceeded` before it is read, or, for a
     gzip file or a pipe, as soon as it grows past that.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (a regular file, a pipe or a device); gzip is recognised by its magic
+        bytes, not by its name.
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading may use (8 GiB by default), counted as
+        ``TEXT_MEMORY_FACTOR`` (40) per byte of (decompressed) text.
+
+    Returns
+    -------
+    str
+        The whole text, line ends as in the file.
+
+    Raises
+    ------
+    ValueError
+        Naming the file: ``path`` is not a file name; no such file; a directory; not
+        readable; not a valid or a truncated gzip stream; not UTF-8 (with the line and
+        byte offset); a NUL character.
+    BudgetExceeded
+        When the text needs more than ``memory_budget`` bytes to read.
+
+    References
+    ----------
+    docs/design.md, section Budgets (the memory budget) and section Validation (a
+    reader accepts exactly the format it documents).
+
+    Examples
+    --------
+    >>> import gzip, pathlib, tempfile
+    >>> from theory import read_text_file
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "sizes.txt.gz"
+    >>> _ = path.write_bytes(gzip.compress("\\ufeff0.25\\n1/3\\n".encode()))
+    >>> read_text_file(path)
+    '0.25\\n1/3\\n'
+    >>> read_text_file(path, memory_budget=100)
+    Traceback (most recent call last):
+    ...
+    theory.budgets.BudgetExceeded: reading ...sizes.txt.gz (... bytes of text) would need
+    about ..., above the budget of 100 bytes; raise it with memory_budget=
+    >>> read_text_file(pathlib.Path(tmp.name) / "missing.txt")
+    Traceback (most recent call last):
+    ...
+    ValueError: ...missing.txt: No such file or directory
+    >>> tmp.cleanup()
     """
     p = _as_path(path)
     try:
@@ -185,16 +233,59 @@ def read_size_file(
     the float64 range (:mod:`theory.numbers`). Zero sizes are returned (the caller
     decides whether to drop them).
 
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file (UTF-8 text, plain or gzip).
+    column : str or sequence of str, optional
+        The CSV column of the sizes (a list of names: one vector per row, in that
+        order); None reads one size per line.
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading may use (8 GiB by default).
+
     Returns
     -------
-    list of Fractions (scalar sizes) or of tuples of Fractions (vectors).
+    list
+        Fractions (scalar sizes, also for a one-name ``column`` given as a string) or
+        tuples of Fractions (vectors), in file order.
 
     Raises
     ------
-    ValueError naming the file (and the line) for: a file that is missing, a directory,
-    not UTF-8 text or not valid gzip; a line that is not a number / vector; a negative
-    number; vectors of different lengths; an unknown column; a file with no sizes.
-    :class:`theory.budgets.BudgetExceeded` for a file above ``memory_budget``.
+    ValueError
+        Naming the file (and the line): a file that is missing, a directory, not UTF-8
+        text or not valid gzip; a bad ``column`` argument; a line that is not a number
+        or vector (an empty field, NaN, text, a number outside the float64 range); a
+        negative number; vectors of different lengths; a CSV line that is not valid or
+        has the wrong number of fields; an unknown column; a file with no sizes.
+    BudgetExceeded
+        For a file above ``memory_budget``.
+
+    References
+    ----------
+    docs/design.md, section Layout (``readers/text_files.py``: users' size files, the
+    ``empirical:FILE`` of ``--dist``) and section Rationals and floats (exact reading);
+    empirical size distributions as in PG21, Sec. VII-B.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from theory import read_size_file
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> path = pathlib.Path(tmp.name) / "sizes.txt"
+    >>> _ = path.write_text("0.25\\n1/3  # a comment\\n\\n0.5\\n")
+    >>> read_size_file(path)
+    [Fraction(1, 4), Fraction(1, 3), Fraction(1, 2)]
+    >>> _ = path.write_text("task,cpu,mem\\n1,0.5,0.25\\n2,,0.1\\n3,0.125,0.5\\n")
+    >>> read_size_file(path, "cpu")  # the empty cell of task 2 is skipped
+    [Fraction(1, 2), Fraction(1, 8)]
+    >>> read_size_file(path, ["cpu", "mem"])
+    [(Fraction(1, 2), Fraction(1, 4)), (Fraction(1, 8), Fraction(1, 2))]
+    >>> _ = path.write_text("0.5\\n-1\\n")
+    >>> read_size_file(path)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...sizes.txt:2: size '-1' is negative
+    >>> tmp.cleanup()
     """
     names = _column_names(column)
     name = str(_as_path(path))
