@@ -143,8 +143,8 @@ def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
         resource) for vector sizes.
     capacity : number or sequence of numbers, optional
         Capacity C of one server (default 1, sizes as fractions of a server); a vector
-        mean takes one value per resource or a scalar used for every resource. It is
-        not checked for positivity.
+        mean takes one value per resource or a scalar used for every resource; each
+        must be positive.
 
     Returns
     -------
@@ -157,7 +157,7 @@ def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
     ValueError
         ``L`` is not a positive integer; a scalar mean is not positive, or is NaN or
         infinite; a vector mean has no positive entry or a capacity vector of another
-        length.
+        length; a capacity is zero or negative.
 
     See Also
     --------
@@ -192,8 +192,11 @@ def mean_size_bound(L: int, dist_or_mean: SizeDistribution | object,
             raise ValueError("vector mean needs a positive entry and a matching capacity")
         room = [L * c for c in caps]
     else:
-        room = [L * to_number(capacity, name="capacity")]
+        caps = [to_number(capacity, name="capacity")]
+        room = [L * caps[0]]
         means = [_mean(m)]
+    if not all(c > 0 for c in caps):  # a zero or negative capacity bounds nothing
+        raise ValueError(f"capacity must be positive in every resource, got {capacity!r}")
     bound = lemma2_by_resource(room, means)
     assert bound is not None  # a positive mean was required above
     return bound[0]

@@ -457,3 +457,12 @@ def test_lemma_2_in_every_resource_for_vector_sizes():
     assert mean_size_bound(2, d, ["1", "0.5"]) == F(5, 1)
     with pytest.raises(ValueError, match="capacity"):
         mean_size_bound(1, d, ["1", "1", "1"])
+
+
+@pytest.mark.parametrize("capacity", [0, -1, [1, -1], [1, 0]])
+def test_mean_size_bound_refuses_a_capacity_that_is_not_positive(capacity):
+    from theory import mean_size_bound
+
+    mean = [0.5, 0.5] if isinstance(capacity, list) else 0.5
+    with pytest.raises(ValueError, match="capacity must be positive"):
+        mean_size_bound(1, mean, capacity=capacity)
