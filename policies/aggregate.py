@@ -50,10 +50,67 @@ def _t_halfwidth(x: np.ndarray, confidence: float) -> float:
 def pooled_verdict(drifts: Sequence[float], *, threshold: float = 0.01,
                    confidence: float = 0.99,
                    verdicts: Sequence[str] | None = None) -> dict[str, Any]:
-    """The pooled verdict of the replications' relative drifts (see the module): the
-    verdict, the mean drift, its interval, the number of judged replications, and
-    whether the replications' own ``verdicts`` (aligned with ``drifts``), unanimous,
-    decided a pool the interval left inconclusive (``unanimous``)."""
+    """The pooled stability verdict of the replications' relative drifts.
+
+    The mean of the finite drifts gets a two-sided Student-t interval ``[lo, hi]``
+    (n - 1 degrees of freedom); the verdict is ``unstable`` if ``lo > 0`` and the mean
+    exceeds ``threshold``, ``stable`` if ``hi < threshold``, else ``inconclusive``
+    (the detector's rule, :func:`policies.judge_stability`, applied to the pool). Fewer
+    than two finite drifts are ``inconclusive``. An inconclusive pool whose judged
+    replications all reached the same decided verdict takes that verdict
+    (``unanimous``; see the module docstring for why this never contradicts the
+    interval).
+
+    Parameters
+    ----------
+    drifts : sequence of float
+        Each replication's relative drift (``StabilityVerdict.relative_drift``: the
+        fraction of the arriving work that piles up). None, NaN and infinite entries
+        are left out (not judged).
+    threshold : float, optional
+        The relative-drift threshold eps of the verdict (default 0.01, the detector's).
+    confidence : float, optional
+        Two-sided confidence level of the interval (default 0.99, the detector's).
+    verdicts : sequence of str, optional
+        Each replication's own verdict, aligned with ``drifts``; only used to decide a
+        pool the interval leaves inconclusive.
+
+    Returns
+    -------
+    dict
+        ``verdict`` (``stable``, ``unstable`` or ``inconclusive``), ``drift`` (the mean,
+        None with no finite drift), ``drift_ci`` (``[lo, hi]``, None with fewer than two),
+        ``judged`` (the number of finite drifts) and ``unanimous`` (whether the
+        replications' own verdicts decided the pool).
+
+    Raises
+    ------
+    ValueError
+        ``verdicts`` and ``drifts`` differ in length.
+
+    References
+    ----------
+    docs/design.md, section Warm-up and the stability verdict (the detector whose rule
+    is pooled); the stability notion is PG21, Sec. II (limsup of E[Q(t)] finite).
+
+    Examples
+    --------
+    >>> from policies import pooled_verdict
+    >>> p = pooled_verdict([0.001, -0.002, 0.0005])
+    >>> p["verdict"], p["judged"], p["drift_ci"]
+    ('stable', 3, [-0.00937..., 0.00904...])
+    >>> pooled_verdict([0.2, 0.25, 0.22])["verdict"]
+    'unstable'
+
+    Three unstable runs whose queues grow at very different rates: the interval is too
+    wide to decide, the unanimous verdicts decide.
+
+    >>> pooled_verdict([0.02, 0.5, 1.5])["verdict"]
+    'inconclusive'
+    >>> p = pooled_verdict([0.02, 0.5, 1.5], verdicts=["unstable"] * 3)
+    >>> p["verdict"], p["unanimous"]
+    ('unstable', True)
+    """
     if verdicts is not None and len(verdicts) != len(drifts):
         raise ValueError(f"{len(verdicts)} verdicts for {len(drifts)} drifts")
     keep = [i for i, d in enumerate(drifts) if d is not None and math.isfinite(d)]
@@ -73,11 +130,63 @@ def pooled_verdict(drifts: Sequence[float], *, threshold: float = 0.01,
 
 def aggregate(frame: Any, by: Sequence[str] | str, *, metrics: Sequence[str] | None = None,
               confidence: float = 0.95, threshold: float = 0.01):  # noqa: ANN201
-    """One row per point: ``by`` values, ``runs``, ``failed``, for each metric its
-    ``mean`` and ``ci`` (the t half-width at ``confidence``; NaN for one run), and, when
-    the runs have a stability detector's drift, the pooled verdict (``verdict``,
-    ``drift``, ``drift_lo``, ``drift_hi``, ``judged``, ``unanimous``; see the module).
-    ``metrics`` default: every numeric ``result.*`` column."""
+    """Statistics per point of a sweep's runs: means, confidence intervals, pooled verdict.
+
+    A point is the group of rows sharing the ``by`` values. Failed runs (``status``
+    ``failed``) are counted but bring no metric; runs with a ``verdict_reason`` (no
+    evidence either way) bring no drift to the pooled verdict.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One row per run, as :func:`policies.load_results` gives it: a ``status``
+        column and the runs' results as ``result.<key>`` columns.
+    by : str or sequence of str
+        The column(s) naming a point (usually the swept grid values).
+    metrics : sequence of str, optional
+        The columns to average. Default: every numeric, non-boolean ``result.*``
+        column except the relative drift.
+    confidence : float, optional
+        Two-sided confidence level of the metrics' Student-t intervals (default 0.95).
+    threshold : float, optional
+        The relative-drift threshold of the pooled verdict (default 0.01; the pooled
+        interval is at the detector's 0.99, :func:`pooled_verdict`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per point, in order of first appearance: the ``by`` values, ``runs``,
+        ``failed``, for each metric ``<metric>.mean`` and ``<metric>.ci`` (the t
+        half-width; NaN for fewer than two runs) and, when the frame has the column
+        ``result.stability.relative_drift``, the pooled verdict: ``verdict``, ``drift``,
+        ``drift_lo``, ``drift_hi``, ``judged``, ``unanimous``.
+
+    Raises
+    ------
+    ValueError
+        A ``by`` column is not in the frame.
+
+    References
+    ----------
+    docs/design.md, sections Randomness and reproducibility (replications) and Warm-up
+    and the stability verdict; the pooling is described in the module docstring.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from policies import aggregate
+    >>> runs = pd.DataFrame({
+    ...     "rho": [0.5, 0.5, 0.5, 0.9, 0.9, 0.9], "status": ["finished"] * 6,
+    ...     "result.mean_queue": [1.0, 2.0, 3.0, 40.0, 50.0, 60.0],
+    ...     "result.stability.relative_drift": [0.001, -0.002, 0.0005, 0.2, 0.25, 0.22]})
+    >>> a = aggregate(runs, "rho")
+    >>> a[["rho", "runs", "result.mean_queue.mean", "verdict", "judged"]]
+       rho  runs  result.mean_queue.mean   verdict  judged
+    0  0.5     3                     2.0    stable       3
+    1  0.9     3                    50.0  unstable       3
+    >>> round(float(a["result.mean_queue.ci"][0]), 3)
+    2.484
+    """
     import pandas as pd
 
     keys = [by] if isinstance(by, str) else list(by)

@@ -29,10 +29,38 @@ __all__ = ["InvariantReport", "check_slotted_run", "check_preemptive_run",
 
 @dataclass(frozen=True)
 class InvariantReport:
-    """What the invariant checker found in a run's record, in every family: ``ok``,
-    the ``violations`` (at most ten, each a sentence), the peak load over capacity
-    where the family measures it (``max_load_ratio``; None otherwise) and what was
-    ``checked``."""
+    """What the invariant checker found in a run's record, in every family.
+
+    Built by the checkers (:func:`check_slotted_run`, :func:`check_continuous_run`,
+    ``check_preemptive_run``, ``check_nonpreemptive_run``) and kept by every result as
+    ``result.invariants``.
+
+    Parameters
+    ----------
+    ok : bool
+        True when no invariant is violated.
+    violations : list of str, optional
+        The violations found, each a sentence (the checkers report at most ten).
+    max_load_ratio : float or None, optional
+        The peak load over capacity of any server where the family measures it
+        (NaN when the record was too broken to measure it); None otherwise.
+    checked : str, optional
+        What was checked, where the checker says so (XLL21: the equations); else "".
+
+    References
+    ----------
+    docs/design.md, section Invariants.
+
+    Examples
+    --------
+    >>> from policies import InvariantReport
+    >>> r = InvariantReport(False, ["server 0 over capacity: load 1.1 > 1.0"], 1.1)
+    >>> r.ok, r.violations
+    (False, ['server 0 over capacity: load 1.1 > 1.0'])
+    >>> r.as_dict()
+    {'ok': False, 'violations': ['server 0 over capacity: load 1.1 > 1.0'],
+     'max_load_ratio': 1.1, 'checked': ''}
+    """
 
     ok: bool
     violations: list[str] = field(default_factory=list)
@@ -80,9 +108,72 @@ def check_slotted_run(
     slots: int, start: np.ndarray, server: np.ndarray, queue_length: np.ndarray | StepSeries,
     queued_resource: np.ndarray | StepSeries | None = None,
 ) -> InvariantReport:
-    """Check a PG21 slotted run (see the module docstring); never raises on violations.
+    """Check a PG21 slotted run from its record; never raises on violations.
 
-    The series are one entry per slot or :class:`~policies.step_series.StepSeries`."""
+    Rebuilt from the record, independently of the engine's state: no job started
+    before it arrived, without arriving, or after the horizon; started jobs and server
+    assignments agree; every arrived job is waiting, in service or finished; the
+    recorded queue length (and queued resource, when given) equals the arrived, not
+    yet started jobs (their total size) at every slot; no server's load exceeds its
+    capacity at any slot, beyond the engine's tolerance ``FEASIBILITY_RTOL`` of the
+    largest capacity (loads rebuilt per server from the start slots and durations,
+    ends before starts).
+
+    Parameters
+    ----------
+    arrival : numpy.ndarray
+        (n,) integer arrival slot of every job.
+    size : numpy.ndarray
+        (n,) job sizes, in the units of ``capacities``.
+    duration : numpy.ndarray
+        (n,) service length of every job in slots (>= 1): a job started at slot s holds
+        its server in slots s .. s + duration - 1.
+    capacities : numpy.ndarray
+        (L,) server capacities.
+    slots : int
+        The horizon T: slots 0 .. T - 1 were simulated.
+    start : numpy.ndarray
+        (n,) start slot of every job, -1 for a job not started.
+    server : numpy.ndarray
+        (n,) server of every job, -1 for a job not started.
+    queue_length : numpy.ndarray or StepSeries
+        The recorded number of waiting jobs after scheduling, one entry per slot (or a
+        :class:`~policies.step_series.StepSeries` of length ``slots``).
+    queued_resource : numpy.ndarray or StepSeries, optional
+        The recorded total size of the waiting jobs, in the same form; not checked
+        when None.
+
+    Returns
+    -------
+    InvariantReport
+        ``ok``, at most a few ``violations`` (sentences) and ``max_load_ratio``, the
+        peak load over capacity of any server (NaN when starts and servers disagree).
+
+    References
+    ----------
+    PG21, Sec. II, eq. (1) (no server over capacity) and eq. (3) (the queue
+    evolution); docs/design.md, section Invariants.
+
+    Examples
+    --------
+    One server of capacity 1; job 1 arrives in slot 1 but fits only when job 0 (two
+    slots of service) has left.
+
+    >>> import numpy as np
+    >>> from policies import check_slotted_run
+    >>> arrival, size, duration = np.array([0, 1]), np.array([0.6, 0.5]), np.array([2, 1])
+    >>> cap = np.array([1.0])
+    >>> check_slotted_run(arrival, size, duration, cap, 4, np.array([0, 2]),
+    ...                   np.array([0, 0]), np.array([0, 1, 0, 0]))
+    InvariantReport(ok=True, violations=[], max_load_ratio=0.6, checked='')
+
+    A record that starts job 1 in slot 1 overfills the server:
+
+    >>> r = check_slotted_run(arrival, size, duration, cap, 4, np.array([0, 1]),
+    ...                       np.array([0, 0]), np.array([0, 0, 0, 0]))
+    >>> r.ok, r.violations, r.max_load_ratio
+    (False, ['server 0 over capacity: load 1.1 > 1.0'], 1.1)
+    """
     bad: list[str] = []
     n = arrival.shape[0]
     L = capacities.shape[0]
@@ -280,12 +371,56 @@ def _capacity_sweep(intervals: list[tuple[np.ndarray, np.ndarray, np.ndarray, np
 
 def check_continuous_run(res: Any, types: Any, cluster: Any, service: np.ndarray,
                          *, served: int) -> InvariantReport:
-    """Check a PG18 continuous-time run from its record (never raises on violations):
-    no job started before it arrived or after the horizon; real jobs held their server
+    """Check a PG18 continuous-time run from its record; never raises on violations.
+
+    No job started before it arrived or after the horizon; real jobs held their server
     exactly their service time; no server over capacity in any resource at any time,
     real and dummy jobs together; the sampled queue equals arrived minus started; every
     job accounted for; the engine's count of served jobs equals the real jobs started
-    (dummy jobs are never counted as served work)."""
+    (dummy jobs are never counted as served work).
+
+    Parameters
+    ----------
+    res : ContinuousResult
+        The finished run (:func:`policies.simulate_continuous`), whose record is
+        checked: arrival, start, server, finish and type of every job, the sampled
+        queue and the log of dummy jobs.
+    types : JobTypes
+        The job types of the run (their demand vectors).
+    cluster : theory.Cluster
+        The servers the run used (their capacity in every resource).
+    service : numpy.ndarray
+        The service time of every job of the record (the workload's ``service``, in
+        the run's time unit).
+    served : int
+        The number of jobs the engine counted as served (started real jobs).
+
+    Returns
+    -------
+    InvariantReport
+        ``ok``, the ``violations`` and ``max_load_ratio``, the peak load over capacity
+        in any server and resource (NaN when starts and servers disagree).
+
+    References
+    ----------
+    PG18, Sec. II (the queueing dynamics and non-preemptive service); docs/design.md,
+    section Invariants.
+
+    Examples
+    --------
+    >>> import policies, theory
+    >>> types = policies.JobTypes([[2], [5]], mu=[1, 1])
+    >>> w = policies.poisson_type_workload(types, [0.5, 0.5], 20.0, seed=0)
+    >>> cl = theory.Cluster.identical(2, 10)
+    >>> r = policies.simulate_continuous(policies.make_policy("bf"), w, cl, types,
+    ...                                  samples=50, engine="python")
+    >>> started = int((r.server >= 0).sum())
+    >>> policies.check_continuous_run(r, types, cl, w.service, served=started).ok
+    True
+    >>> policies.check_continuous_run(r, types, cl, w.service, served=0).violations
+    ['the engine counted 0 served jobs but 22 real jobs started
+      (dummy jobs counted as served work?)']
+    """
     bad: list[str] = []
     T = res.horizon
     arrival, start, server = res.arrival, res.start, res.server

@@ -24,7 +24,34 @@ __all__ = ["Policy", "overrides", "require_family"]
 
 
 class Policy:
-    """Base of every policy: ``family``, ``name``, ``parameters()``, ``compiled_spec``."""
+    """Base of every policy: ``family``, ``name``, ``parameters()``, ``compiled_spec``.
+
+    Not used directly: every policy extends it through its family's base class
+    (:class:`policies.SlottedPolicy` or :class:`policies.BuiltinPolicy` for PG21,
+    :class:`policies.ContinuousPolicy`, ``policies.preemptive.PreemptivePolicy``,
+    :class:`policies.NonPreemptivePolicy`), which fixes ``family`` and the arguments of
+    ``compiled_spec``. The constructor takes no arguments; subclasses define their own.
+
+    Attributes
+    ----------
+    family : str
+        The model family, a key of :data:`policies.registry.FAMILIES` (class attribute).
+    name : str
+        The registry name (lower-case, hyphenated).
+
+    References
+    ----------
+    docs/design.md, section The run contract (Policies).
+
+    Examples
+    --------
+    >>> import policies
+    >>> p = policies.make_policy("bf-js")
+    >>> isinstance(p, policies.Policy), p.family, p.name, p.parameters()
+    (True, 'pg21-slotted', 'bf-js', {})
+    >>> policies.make_policy("vqs", J=3).parameters()
+    {'J': 3, 'small_jobs': 'rounded', 'hol': 'skip'}
+    """
 
     #: the model family (a key of :data:`policies.registry.FAMILIES`)
     family: ClassVar[str] = ""

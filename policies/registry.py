@@ -305,21 +305,99 @@ POLICIES: dict[str, PolicyInfo] = {p.name: p for p in [
 
 
 def available_policies() -> list[str]:
-    """Registered policy names."""
+    """Registered policy names, the four families' in registry order.
+
+    Returns
+    -------
+    list of str
+        Every name :func:`make_policy` accepts (lower-case, hyphenated): PG21 slotted,
+        XLL21 preemptive, PG18 continuous, then FL24 non-preemptive policies.
+
+    References
+    ----------
+    docs/design.md, section The four families (``POLICIES``).
+
+    Examples
+    --------
+    >>> import policies
+    >>> names = policies.available_policies()
+    >>> len(names), names[:4]
+    (50, ['bf-j', 'bf-s', 'bf-js', 'vqs'])
+    """
     return list(POLICIES)
 
 
 def policies_of(family: str) -> list[str]:
-    """The names of one family's policies."""
+    """The names of one family's policies.
+
+    Parameters
+    ----------
+    family : str
+        A key of :data:`FAMILIES`: ``"pg21-slotted"``, ``"pg18-continuous"``,
+        ``"xll21-preemptive"`` or ``"fl24-nonpreemptive"``.
+
+    Returns
+    -------
+    list of str
+        The family's registered names, in registry order.
+
+    Raises
+    ------
+    ValueError
+        An unknown family.
+
+    References
+    ----------
+    docs/design.md, section The four families.
+
+    Examples
+    --------
+    >>> import policies
+    >>> policies.policies_of("pg21-slotted")
+    ['bf-j', 'bf-s', 'bf-js', 'vqs', 'vqs-bf', 'fifo-ff', 'fifo-ff-skip', 'maxweight']
+    >>> len(policies.policies_of("pg18-continuous"))
+    19
+    """
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
     return [n for n, p in POLICIES.items() if p.family == family]
 
 
 def slotted_parameters(name: str) -> tuple[str, ...]:
-    """The keyword parameters :func:`make_policy` accepts for the PG21 slotted policy
-    ``name`` besides ``dist`` and ``capacity`` (other families' constructors check
-    their own keywords)."""
+    """The keyword parameters :func:`make_policy` accepts for a PG21 slotted policy.
+
+    Besides ``dist`` and ``capacity``; other families' constructors check their own
+    keywords.
+
+    Parameters
+    ----------
+    name : str
+        A registered PG21 slotted policy name (``policies_of("pg21-slotted")``).
+
+    Returns
+    -------
+    tuple of str
+        The keywords of the policy's factory (empty for a policy without parameters).
+
+    Raises
+    ------
+    ValueError
+        An unknown name, or a policy of another family.
+
+    References
+    ----------
+    docs/design.md, section Policies and options.
+
+    Examples
+    --------
+    >>> import policies
+    >>> policies.slotted_parameters("vqs"), policies.slotted_parameters("bf-js")
+    (('J', 'eps', 'small_jobs', 'hol'), ())
+    >>> policies.slotted_parameters("rms")
+    Traceback (most recent call last):
+    ...
+    ValueError: rms is a pg18-continuous policy, not a PG21 slotted one
+    """
     try:
         info = POLICIES[name]
     except KeyError:
@@ -337,6 +415,59 @@ def make_policy(name: str, *, dist: SizeDistribution | None = None, capacity: ob
     ``dist`` is the size law in the units of ``capacity`` (identical servers); policies
     that derive a partition from it (vqs, vqs-bf, maxweight) see it on a unit server.
     A parameter the policy does not take is an error, not silently dropped.
+
+    Parameters
+    ----------
+    name : str
+        A registered name (:func:`available_policies`); the name decides the family.
+    dist : theory.SizeDistribution, optional
+        PG21 only: the size law, from which vqs and vqs-bf choose J (Cor. 1, eps
+        from ``eps``, 0 for a discrete law) and maxweight its partition (the atoms of
+        a discrete law, else the quantile partition of ``levels`` levels). Ignored by
+        the other PG21 policies; refused by the other families.
+    capacity : int, float or Fraction, optional
+        PG21 only (ignored by the other families): the capacity of the identical
+        servers, in the units of ``dist`` (default 1; a law with a density needs 1).
+    **params
+        The policy's own keywords (:func:`slotted_parameters` for PG21,
+        ``POLICIES[name].keywords`` for every family).
+
+    Returns
+    -------
+    Policy
+        The policy object, of its family's base class.
+
+    Raises
+    ------
+    ValueError
+        An unknown name; a keyword the policy does not take; a ``dist`` for a policy
+        of another family; a ``capacity`` that is not a positive number, or not 1 with
+        a law that is not discrete; maxweight with neither ``partition`` nor ``dist``,
+        or a negative ``levels``; parameter values the policy's constructor refuses.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) maxweight's configurations exceed ``max_configurations``.
+
+    References
+    ----------
+    docs/design.md, sections The four families and Policies and options; each
+    policy's reference is in ``POLICIES[name].reference``.
+
+    Examples
+    --------
+    The sizes of PG21 Fig. 3b on servers of capacity 10: 0.2 and 0.5 of a server, so
+    VQS takes J = 3 (every size above 1/2^3, Thm. 3).
+
+    >>> from fractions import Fraction
+    >>> import policies, theory
+    >>> sizes = theory.Discrete([Fraction(2), Fraction(5)], [Fraction(2, 3), Fraction(1, 3)])
+    >>> policies.make_policy("vqs", dist=sizes, capacity=10)
+    VQS(J=3, small_jobs='rounded', hol='skip')
+    >>> policies.make_policy("bf-js", J=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: bf-js takes no parameter 'J' (parameters: none)
+    >>> policies.make_policy("mris", eps=0.2).family
+    'fl24-nonpreemptive'
     """
     try:
         info = POLICIES[name]

@@ -43,6 +43,37 @@ class RunResult:
     """Base of the four families' results (see the module docstring). A family's result
     names its family and frames in its class statement:
     ``class SimulationResult(RunResult, family="pg21-slotted", frames=("steps", "jobs"))``.
+
+    Not built directly: the engines build their family's subclass (a frozen dataclass)
+    once, complete, with its invariant report. The constructor takes no arguments
+    here; the subclasses' fields are documented with them.
+
+    Attributes
+    ----------
+    family : str
+        The model family, a key of :data:`policies.registry.FAMILIES` (class attribute).
+    frames : tuple of str
+        The tables :meth:`to_frame` builds, the default first (class attribute).
+    stop_reason : str or None
+        Why the run stopped before every job completed (None: it did not).
+
+    References
+    ----------
+    docs/design.md, section The run contract (Results).
+
+    Examples
+    --------
+    >>> import policies, theory
+    >>> jobs = theory.JobSet([0, 0, 1], [2, 1, 1], [[1], [1], [2]])
+    >>> r = policies.run("srpt", jobs, theory.Cluster([[2]]))
+    >>> isinstance(r, policies.RunResult), r.status, r.invariants_ok
+    (True, 'finished', True)
+    >>> list(r.summary())[:8]
+    ['schema', 'policy', 'family', 'status', 'stop_reason', 'seed', 'seconds', 'invariants_ok']
+    >>> r
+    ScheduleResult(srpt, finished, 3 jobs, l_2 flowtime 3, makespan 3, invariants ok)
+    >>> policies.run("srpt", jobs, theory.Cluster([[2]]), check=False).invariants_ok is None
+    True
     """
 
     #: the model family (a key of :data:`policies.registry.FAMILIES`)

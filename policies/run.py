@@ -55,22 +55,34 @@ def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
         seed: int | None = None, check: bool = True, **options: Any) -> RunResult:
     """Run ``policy`` on ``workload`` and ``cluster``, whatever its model family.
 
+    Dispatches on ``policy.family`` through :data:`FAMILY_ENGINES` to the family's
+    engine (:func:`policies.simulate`, :func:`policies.simulate_continuous`,
+    :func:`policies.preemptive.run_schedule`, :func:`policies.run_nonpreemptive`),
+    converting the workload to the input that engine takes.
+
     Parameters
     ----------
-    policy : a policy object (``policies.make_policy(name, ...)``, a built-in class or
-        your subclass of a family's base), or a registered name taking no parameters.
-    workload : a :class:`policies.Workload` (a law-generated stream) or a
+    policy : Policy or str
+        A policy object (``policies.make_policy(name, ...)``, a built-in class or your
+        subclass of a family's base), or a registered name taking no parameters.
+    workload : Workload or theory.JobSet
+        A :class:`policies.Workload` (a law-generated stream) or a
         :class:`theory.JobSet` (a finite job set); each family takes either, converted by
         :meth:`Workload.from_job_set` / :meth:`Workload.to_job_set` (PG18 needs a
         typed workload, :func:`policies.poisson_type_workload`).
-    cluster : a :class:`theory.Cluster` (identical, heterogeneous or vector-capacity
-        servers; ``theory.Machines`` is the same class).
-    seed : of the run's own randomness: PG18's clocks and sampling (default 0). The
-        other families' policies are deterministic and refuse a seed.
-    check : rebuild the invariants from the run's record (``result.invariants``);
-        with False, ``result.invariants`` is None.
-    **options : the family engine's keywords: ``slots``, ``warmup``, ``memory_budget``
-        (PG21); ``types`` (required), ``horizon``, ``warmup``, ``samples``, ``engine``,
+    cluster : theory.Cluster
+        The servers: identical, heterogeneous or vector-capacity (``theory.Machines``
+        is the same class).
+    seed : int or None, optional
+        Seed of the run's own randomness: PG18's clocks and sampling (None means 0).
+        The other families' policies are deterministic and refuse a seed (the workload
+        carries the seed of its arrivals).
+    check : bool, optional
+        Rebuild the invariants from the run's record (``result.invariants``); with
+        False, ``result.invariants`` is None.
+    **options
+        The family engine's keywords: ``slots``, ``warmup``, ``memory_budget`` (PG21);
+        ``types`` (required), ``horizon``, ``warmup``, ``samples``, ``engine``,
         ``max_ticks``, ``memory_budget`` (PG18); ``k``, ``memory``, ``max_slots``,
         ``after``, ``declared``, ``memory_budget`` (XLL21); ``k``, ``engine`` (FL24).
 
@@ -83,9 +95,18 @@ def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
     Raises
     ------
     TypeError
-        ``policy`` is not a policy; a keyword the family's engine does not take.
+        ``policy`` is not a policy of a known family, ``workload`` is not a Workload
+        or JobSet, ``cluster`` is not a Cluster, a PG18 run lacks ``types=``, or a
+        keyword the family's engine does not take.
     ValueError
-        Inputs the family refuses (each engine validates its own).
+        A ``seed`` for a deterministic family; a PG18 run on a workload without job
+        types; an unknown policy name; inputs the family's engine refuses (each engine
+        validates its own).
+
+    References
+    ----------
+    docs/design.md, section The run contract (Entry point); the dispatch on a method
+    follows ``scipy.optimize.linprog``.
 
     Examples
     --------
@@ -94,6 +115,10 @@ def run(policy: Policy | str, workload: Workload | JobSet, cluster: Cluster, *,
     >>> r = policies.run("srpt", jobs, theory.Cluster([[2]]))
     >>> r.family, r.status, r.invariants.ok, r.summary()["flowtime_lk"]
     ('xll21-preemptive', 'finished', True, 3.0)
+    >>> policies.run("srpt", jobs, theory.Cluster([[2]]), seed=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: srpt is deterministic (xll21-preemptive): a seed would change nothing ...
     """
     if isinstance(policy, str):
         from policies.registry import make_policy

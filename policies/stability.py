@@ -106,6 +106,56 @@ class StabilityVerdict:
     two standard errors of step 3 (the interval uses the larger), ``scale`` is the
     work-per-slot scale of step 4 and ``scale_source`` where it came from
     (``"arrival_work_rate"`` or ``"mean_positive_increment"``).
+
+    Parameters
+    ----------
+    verdict : str
+        ``"stable"``, ``"unstable"`` or ``"inconclusive"`` (step 5).
+    drift : float
+        OLS slope of the batch means of X, in work per slot (step 3).
+    drift_ci : tuple of float
+        Its two-sided Student-t interval at ``confidence``.
+    relative_drift : float
+        ``drift / scale``: the fraction of the arriving work that piles up (step 4;
+        NaN when the fallback scale is 0 and the drift is not).
+    relative_drift_ci : tuple of float
+        The interval of ``relative_drift``.
+    level : float
+        Mean of X over the judged window (the batch means' mean).
+    final_level : float
+        Mean of X over the last batch.
+    warmup : int
+        Slots discarded: the requested warm-up plus the remainder dropped to make B
+        equal batches.
+    batches : int
+        Number B of batch means.
+    threshold : float
+        The relative-drift threshold eps of the verdict.
+    confidence : float
+        Two-sided confidence level of the intervals.
+    se_residual : float
+        Standard error of the drift from the OLS residuals.
+    se_increment : float
+        Standard error of the drift from the batch-mean increments.
+    scale : float
+        Work-per-slot scale of the relative drift.
+    scale_source : str
+        ``"arrival_work_rate"`` (given) or ``"mean_positive_increment"`` (fallback).
+
+    References
+    ----------
+    PG21, Sec. II (stable: the limsup of E[Q(t)] is finite); docs/design.md, section
+    Warm-up and the stability verdict; the procedure is in the module docstring.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import judge_stability
+    >>> v = judge_stability(np.zeros(100))
+    >>> v.verdict, v.relative_drift_ci, v.warmup, v.scale_source
+    ('stable', (0.0, 0.0), 20, 'mean_positive_increment')
+    >>> v.as_dict()["drift_ci"]
+    [0.0, 0.0]
     """
 
     verdict: str  # "stable" | "unstable" | "inconclusive"
@@ -187,21 +237,21 @@ def judge_stability(
 
     Parameters
     ----------
-    queued_resource
+    queued_resource : array_like or StepSeries
         One-dimensional series ``X(t)``, ``t = 0..T-1``: total size of the waiting jobs at
         each slot, or a :class:`~policies.step_series.StepSeries` of it. Finite and
         non-negative.
-    arrival_work_rate
+    arrival_work_rate : float or None, optional
         ``lambda * R_bar``, the work arriving per slot (> 0). If ``None``, the mean
         positive increment of ``X`` is used as the scale (step 4).
-    warmup
+    warmup : int or None, optional
         Slots discarded at the start; default ``T // 5``. Needs ``0 <= warmup <= T - 2B``.
-    batches
-        Number ``B >= 3`` of batch means.
-    threshold
-        Relative-drift threshold ``eps > 0``.
-    confidence
-        Two-sided confidence level in ``(0, 1)``.
+    batches : int, optional
+        Number ``B >= 3`` of batch means (default 20).
+    threshold : float, optional
+        Relative-drift threshold ``eps > 0`` (default 0.01).
+    confidence : float, optional
+        Two-sided confidence level in ``(0, 1)`` (default 0.99).
 
     Raises
     ------
@@ -209,7 +259,37 @@ def judge_stability(
         On a non-finite or negative series, a series too short for ``batches`` (fewer
         than ``2*batches`` slots after warm-up), ``batches < 3``, ``confidence`` outside
         ``(0, 1)``, ``threshold <= 0`` (or not finite), ``arrival_work_rate <= 0`` / NaN /
-        inf, or a warm-up outside its range.
+        inf, a non-integer ``batches`` or ``warmup``, or a warm-up outside its range.
+
+    Returns
+    -------
+    StabilityVerdict
+        The verdict (``stable``, ``unstable`` or ``inconclusive``) with its evidence:
+        drift, relative drift and their intervals, levels, the warm-up used, the
+        standard errors and the scale.
+
+    References
+    ----------
+    PG21, Sec. II (stability: the limsup of E[Q(t)] is finite); docs/design.md,
+    section Warm-up and the stability verdict.
+
+    Examples
+    --------
+    A level that fluctuates without growing, and a random walk gaining a tenth of the
+    arriving work per slot (one unit of work arrives per slot):
+
+    >>> import numpy as np
+    >>> from policies import judge_stability
+    >>> rng = np.random.default_rng(0)
+    >>> v = judge_stability(rng.exponential(5.0, size=2000), arrival_work_rate=1.0)
+    >>> v.verdict, v.warmup, v.batches
+    ('stable', 400, 20)
+    >>> walk = np.maximum(0, np.cumsum(rng.normal(0.1, 1.0, size=2000)))
+    >>> v = judge_stability(walk, arrival_work_rate=1.0)
+    >>> v.verdict, round(v.relative_drift, 2)
+    ('unstable', 0.11)
+    >>> judge_stability(np.arange(2000) * 0.1, arrival_work_rate=1.0).relative_drift
+    0.1
     """
     x = queued_resource if isinstance(queued_resource, StepSeries) \
         else np.asarray(queued_resource, dtype=float)

@@ -23,6 +23,45 @@ class StepSeries:
 
     ``at`` is strictly increasing and starts at 0 (empty only when ``length`` is 0); two
     consecutive values may be equal (a record need not be a change).
+
+    Parameters
+    ----------
+    at : numpy.ndarray
+        One-dimensional integer array of the record slots: strictly increasing, from 0,
+        each below ``length``.
+    values : numpy.ndarray
+        The value recorded at each slot of ``at`` (same shape).
+    length : int
+        Number of slots the series covers (>= 0).
+
+    Raises
+    ------
+    ValueError
+        ``length`` not a non-negative integer; ``at`` not a one-dimensional integer
+        array; ``values`` not of the shape of ``at``; records for a series of length 0;
+        a first record not at slot 0, a record at or beyond ``length``, or record
+        slots not strictly increasing.
+
+    References
+    ----------
+    PG21, Sec. II (Q(t), recorded after scheduling in every slot); docs/design.md,
+    section Layout (``policies/step_series.py``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import StepSeries
+    >>> s = StepSeries.from_dense(np.array([0, 0, 2, 2, 2, 1, 1, 1]))
+    >>> s
+    StepSeries(at=array([0, 2, 5]), values=array([0, 2, 1]), length=8)
+    >>> s.dense().tolist(), s.value_at([0, 3, 7]).tolist()
+    ([0, 0, 2, 2, 2, 1, 1, 1], [0, 2, 1])
+    >>> s.mean(), s.mean(2), s.integral([4, 8]).tolist()
+    (1.125, 1.5, [4.0, 9.0])
+    >>> StepSeries(np.array([1]), np.array([3]), 4)
+    Traceback (most recent call last):
+    ...
+    ValueError: the first record must be at slot 0
     """
 
     at: np.ndarray

@@ -190,9 +190,60 @@ def _flat(d: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 
 def load_results(store: str | Path):  # noqa: ANN201 - pandas is optional
-    """The store as a tidy pandas DataFrame: a row per run, with point, replication,
-    seed, the grid values, status, exit, error, seconds, version and the run's summary
-    as ``result.<key>`` columns (nested keys dotted: ``result.stability.verdict``)."""
+    """The store as a tidy pandas DataFrame: a row per run.
+
+    The file is opened read only; rows come in (point, replication) order.
+
+    Parameters
+    ----------
+    store : str or pathlib.Path
+        The SQLite file a sweep wrote (``packsched sweep --store``, or a
+        :class:`SweepStore`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per run, with the columns ``point``, ``replication``, ``seed``, the
+        grid values (one column per swept name), ``status``, ``exit``, ``error``,
+        ``seconds``, ``version`` and the run's summary as ``result.<key>`` columns
+        (nested keys dotted: ``result.stability.verdict``).
+
+    Raises
+    ------
+    StoreError
+        (a ``ValueError``) No such file, or a file that is not a sweep store of this
+        format.
+    ImportError
+        pandas is not installed.
+
+    References
+    ----------
+    docs/design.md, section Commands (the ``sweep`` row: a row per run in an SQLite
+    store) and section Reproducing the figures; the store's tables are described in
+    the module docstring.
+
+    Examples
+    --------
+    >>> import json, os, tempfile
+    >>> import policies
+    >>> from policies.sweep_store import SweepStore
+    >>> d = tempfile.mkdtemp()
+    >>> path = os.path.join(d, "runs.sqlite")
+    >>> s = SweepStore(path, spec_text="rho: [0.5]", spec_sha256="abc", version="0")
+    >>> for r, q in enumerate([1.5, 2.5]):
+    ...     s.write({"point": 0, "replication": r, "grid": {"rho": 0.5}, "seed": r,
+    ...              "status": "finished", "exit": 0, "error": None, "seconds": 0.1,
+    ...              "version": "0", "summary": json.dumps(
+    ...                  {"mean_queue": q, "stability": {"verdict": "stable"}})})
+    >>> s.close()
+    >>> df = policies.load_results(path)
+    >>> list(df.columns)
+    ['point', 'replication', 'seed', 'rho', 'status', 'exit', 'error', 'seconds',
+     'version', 'result.mean_queue', 'result.stability.verdict']
+    >>> df["result.mean_queue"].tolist(), df["result.stability.verdict"].tolist()
+    ([1.5, 2.5], ['stable', 'stable'])
+    >>> import shutil; shutil.rmtree(d)
+    """
     path = Path(store)
     if not path.is_file():
         raise StoreError(f"{path}: no such store")

@@ -61,6 +61,64 @@ class Workload:
     known (used to judge stability; estimated from the jobs otherwise); ``meta``
     a free-form description (seed, law, ...); ``job_type`` (n,) the type index of
     every job in finite-type models (PG18 Sec. II), else ``None``.
+
+    The arrays are copied and made read only.
+
+    Parameters
+    ----------
+    arrival : numpy.ndarray
+        (n,) nondecreasing, non-negative arrival times, each before ``horizon``
+        (integer slots in slotted models).
+    demand : numpy.ndarray
+        (n,) positive scalar sizes, or (n, d) non-negative demand vectors with some
+        demand in every row, in the units of the cluster's capacity.
+    service : numpy.ndarray
+        (n,) positive service amounts: slots (PG21, integers), time (PG18) or volume
+        (XLL21, FL24), by model.
+    horizon : float
+        The time the workload covers (>= 0); every job arrives before it.
+    weight : numpy.ndarray, optional
+        (n,) non-negative weights (default: ones).
+    arrival_rate : float, optional
+        The generating law's lambda (jobs per unit time, > 0), when known.
+    mean_demand : float or numpy.ndarray, optional
+        The generating law's mean demand R-bar (per resource), when known.
+    meta : dict, optional
+        A free-form description (law, seed, source, ...).
+    job_type : numpy.ndarray, optional
+        (n,) non-negative integer type of every job (PG18 finite-type models).
+
+    Raises
+    ------
+    ValueError
+        Arrays of different lengths or not finite numbers; arrivals negative,
+        decreasing or not before the horizon; a non-positive size (or an all-zero
+        demand row); a non-positive service; a negative or non-finite horizon or
+        weight; a non-positive ``arrival_rate``; a ``job_type`` that is not one
+        non-negative integer per job.
+
+    References
+    ----------
+    PG21, Sec. II (slotted arrivals, sizes and geometric service); docs/design.md,
+    section The run contract (Workload and cluster).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import policies, theory
+    >>> w = policies.Workload(np.array([0, 0, 3]), np.array([0.5, 0.6, 0.4]),
+    ...                       np.array([2, 1, 4]), horizon=5)
+    >>> w.jobs, w.slotted, w.work_rate()
+    (3, True, 0.3)
+
+    A finite job set (XLL21, FL24) as a workload, and back:
+
+    >>> jobs = theory.JobSet([0, 0, 1], [2, 1, 1], [[1], [1], [2]])
+    >>> w = policies.Workload.from_job_set(jobs)
+    >>> w.arrival.tolist(), w.service.tolist(), w.horizon, w.slotted
+    ([0, 0, 1], [2, 1, 1], 3.0, True)
+    >>> w.to_job_set()
+    JobSet(3 jobs, 1 resource(s), arrivals 0..1)
     """
 
     arrival: np.ndarray
@@ -230,7 +288,29 @@ def _positive(x: object, name: str) -> float:
 
 @dataclass(frozen=True)
 class PoissonArrivals:
-    """A(t) ~ Poisson(rate) i.i.d. per slot (PG21 Sec. VII-A)."""
+    """A(t) ~ Poisson(rate) i.i.d. per slot (PG21 Sec. VII-A).
+
+    Parameters
+    ----------
+    rate : float
+        lambda, the mean number of arrivals per slot (positive, finite).
+
+    Raises
+    ------
+    ValueError
+        ``rate`` not a positive finite number.
+
+    References
+    ----------
+    PG21, Sec. II (i.i.d. A(t) with mean lambda) and Sec. VII-A (Poisson arrivals).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import PoissonArrivals
+    >>> PoissonArrivals(0.5).counts(10, np.random.default_rng(0)).tolist()
+    [1, 0, 0, 2, 1, 2, 1, 1, 1, 0]
+    """
 
     rate: float
 
@@ -243,7 +323,30 @@ class PoissonArrivals:
 
 @dataclass(frozen=True)
 class BernoulliArrivals:
-    """A(t) ~ Bernoulli(p) i.i.d. per slot: at most one arrival per slot."""
+    """A(t) ~ Bernoulli(p) i.i.d. per slot: at most one arrival per slot.
+
+    Parameters
+    ----------
+    p : float
+        The probability of an arrival in a slot, in (0, 1]; also the ``rate``.
+
+    Raises
+    ------
+    ValueError
+        ``p`` not a number in (0, 1].
+
+    References
+    ----------
+    PG21, Sec. II (i.i.d. A(t) with mean lambda and finite variance).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import BernoulliArrivals
+    >>> a = BernoulliArrivals(0.5)
+    >>> a.rate, a.counts(10, np.random.default_rng(0)).tolist()
+    (0.5, [0, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    """
 
     p: float
 
@@ -261,7 +364,33 @@ class BernoulliArrivals:
 
 @dataclass(frozen=True)
 class GeometricService:
-    """Each job in service leaves at the end of a slot w.p. ``mu`` (PG21 Sec. II)."""
+    """Each job in service leaves at the end of a slot w.p. ``mu`` (PG21 Sec. II).
+
+    The same law as a Geometric(mu) number of slots >= 1, drawn when the workload is
+    made (mean 1/mu slots).
+
+    Parameters
+    ----------
+    mu : float
+        The departure probability per slot, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        ``mu`` not a number in (0, 1].
+
+    References
+    ----------
+    PG21, Sec. II (geometric service with mean 1/mu).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import GeometricService
+    >>> s = GeometricService(0.25)
+    >>> s.mean, s.draw(8, np.random.default_rng(0)).tolist()
+    (4.0, [3, 4, 1, 1, 2, 6, 3, 3])
+    """
 
     mu: float
 
@@ -279,7 +408,30 @@ class GeometricService:
 
 @dataclass(frozen=True)
 class DeterministicService:
-    """Every job stays exactly ``slots`` slots (PG21 Sec. VII-A, Fig. 3b)."""
+    """Every job stays exactly ``slots`` slots (PG21 Sec. VII-A, Fig. 3b).
+
+    Parameters
+    ----------
+    slots : int
+        The service length of every job, in whole slots (>= 1).
+
+    Raises
+    ------
+    ValueError
+        ``slots`` not an integer >= 1.
+
+    References
+    ----------
+    PG21, Sec. VII-A.2 and Fig. 3b (fixed service of 100 slots).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import DeterministicService
+    >>> s = DeterministicService(100)
+    >>> s.mean, s.draw(3, np.random.default_rng(0)).tolist()
+    (100.0, [100, 100, 100])
+    """
 
     slots: int
 
@@ -298,7 +450,32 @@ class DeterministicService:
 
 @dataclass(frozen=True, eq=False)
 class EmpiricalService:
-    """Service slots resampled i.i.d. from observed values (e.g. trace runtimes)."""
+    """Service slots resampled i.i.d. from observed values (e.g. trace runtimes).
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        A non-empty one-dimensional integer array of observed service lengths, in
+        whole slots (>= 1).
+
+    Raises
+    ------
+    ValueError
+        ``values`` empty, not one-dimensional, not integers, or below 1.
+
+    References
+    ----------
+    PG21, Sec. VII-B (trace runtimes) and Sec. IX (service laws other than the
+    geometric).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import EmpiricalService
+    >>> s = EmpiricalService(np.array([1, 5, 5, 9]))
+    >>> s.mean, s.draw(6, np.random.default_rng(0)).tolist()
+    (5.0, [9, 5, 5, 5, 5, 1])
+    """
 
     values: np.ndarray
 
@@ -338,6 +515,67 @@ def slotted_workload(
     is fixed (arrival counts, then sizes, then service), so a seed fixes the jobs.
     The run's memory (:mod:`policies.footprint`, with ``servers`` servers when known) is
     estimated first and refused above ``memory_budget`` bytes.
+
+    Parameters
+    ----------
+    sizes : theory.SizeDistribution
+        The law of the scalar job sizes, in capacity units.
+    arrivals : PoissonArrivals, BernoulliArrivals or array_like of int
+        The arrival law, or the arrival slot of every job (nondecreasing, in
+        [0, slots)).
+    service : GeometricService, DeterministicService, EmpiricalService or array_like of int
+        The service law, or the service length (slots) of every job.
+    slots : int
+        The horizon T (positive); jobs arrive in slots 0 .. T - 1.
+    seed : int, numpy.random.Generator or None, optional
+        Seed of the draws (arrival counts, then sizes, then service).
+    memory_budget : float, optional
+        Bytes the run may use (default :data:`theory.budgets.MEMORY_BUDGET`).
+    servers : int, optional
+        Number of servers of the run, for the memory estimate (0: unknown).
+
+    Returns
+    -------
+    Workload
+        The jobs in arrival order (integer slots, float sizes, integer service), with
+        the law's ``arrival_rate`` and ``mean_demand`` when the arrivals come from a
+        law (None for explicit arrivals) and a description in ``meta``.
+
+    Raises
+    ------
+    TypeError
+        ``sizes`` is not a SizeDistribution.
+    ValueError
+        ``slots`` not a positive integer; explicit arrivals not one-dimensional
+        integer slots in [0, slots), or decreasing; a law of vector sizes; explicit
+        service not one whole number of slots per job (or not positive).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) The run's memory estimate exceeds ``memory_budget``.
+
+    References
+    ----------
+    PG21, Sec. II (the slotted model); docs/design.md, section Randomness and
+    reproducibility (the draw order).
+
+    Examples
+    --------
+    The setting of PG21 Fig. 3b: sizes 2 and 5 (capacity-10 servers), size 2 twice
+    as likely, Poisson arrivals at 0.0306 per slot, 100 slots of service.
+
+    >>> from fractions import Fraction
+    >>> import policies, theory
+    >>> sizes = theory.Discrete([Fraction(2), Fraction(5)], [Fraction(2, 3), Fraction(1, 3)])
+    >>> w = policies.slotted_workload(sizes, policies.PoissonArrivals(0.0306),
+    ...                               policies.DeterministicService(100), 1000, seed=0)
+    >>> w.jobs, w.arrival_rate, w.mean_demand, w.service[:3].tolist()
+    (33, 0.0306, 3.0, [100, 100, 100])
+
+    Explicit arrival slots and service lengths (only the sizes are drawn):
+
+    >>> w = policies.slotted_workload(theory.Uniform(0.1, 0.9), [0, 0, 2], [3, 1, 2], 5,
+    ...                               seed=0)
+    >>> w.arrival.tolist(), w.service.tolist(), w.arrival_rate is None
+    ([0, 0, 2], [3, 1, 2], True)
     """
     positive_int(slots, name="slots")
     if not isinstance(sizes, SizeDistribution):
@@ -392,6 +630,55 @@ def trace_workload(
     Arrival times are multiplied by beta = 1 / ``traffic_scaling`` and binned into
     slots of ``slot_length`` (time units of the inputs); service times become
     ``ceil(service / slot_length)`` slots (at least one).
+
+    The records are sorted by arrival time (stably) and times are counted from the
+    earliest arrival; the horizon ends one slot after the last arrival.
+
+    Parameters
+    ----------
+    arrival_time : numpy.ndarray
+        (n,) finite arrival (submission) times, any order.
+    sizes : numpy.ndarray
+        (n,) job sizes in capacity units.
+    service_time : numpy.ndarray
+        (n,) finite, non-negative service (run) times, in the unit of
+        ``arrival_time``.
+    slot_length : float
+        The slot length, in the unit of the times (positive).
+    traffic_scaling : float, optional
+        1/beta: arrival times are divided by it, so 2 makes jobs arrive twice as fast
+        (default 1).
+
+    Returns
+    -------
+    Workload
+        A slotted workload (no law: ``arrival_rate`` None), its ``meta`` holding
+        ``slot_length`` and ``traffic_scaling``.
+
+    Raises
+    ------
+    ValueError
+        ``slot_length`` or ``traffic_scaling`` not a positive finite number; arrays
+        not one-dimensional of equal length; non-finite times; a negative service
+        time; sizes the Workload refuses (not positive).
+
+    References
+    ----------
+    PG21, Sec. VII-B (decisions every 100 ms; arrival times multiplied by beta,
+    traffic scaling 1/beta).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies import trace_workload
+    >>> w = trace_workload(np.array([0.0, 0.05, 0.25, 1.0]), np.array([0.2, 0.5, 0.1, 0.9]),
+    ...                    np.array([0.25, 0.0, 1.0, 0.05]), slot_length=0.1)
+    >>> w.arrival.tolist(), w.service.tolist(), w.horizon
+    ([0, 0, 2, 10], [3, 1, 10, 1], 11.0)
+    >>> trace_workload(np.array([0.0, 0.05, 0.25, 1.0]), np.array([0.2, 0.5, 0.1, 0.9]),
+    ...                np.array([0.25, 0.0, 1.0, 0.05]), slot_length=0.1,
+    ...                traffic_scaling=2.0).arrival.tolist()
+    [0, 0, 1, 5]
     """
     t = np.asarray(arrival_time, dtype=np.float64)
     s = np.asarray(sizes, dtype=np.float64)
@@ -420,6 +707,44 @@ def google2011_workload(
 
     Keeps tasks that finished without interruption (end event FINISH, runtime known),
     size = max(CPU, memory request), decisions every ``slot_seconds`` (paper: 0.1 s).
+
+    Tasks with a size of 0 or above 1, or an unknown submit time, are dropped too.
+    The packaged file is a sample of the trace (see ``theory/data/PROVENANCE.md``).
+
+    Parameters
+    ----------
+    slot_seconds : float, optional
+        The slot length in seconds (default 0.1, PG21's 100 ms).
+    traffic_scaling : float, optional
+        1/beta of PG21 Sec. VII-B: arrival times are divided by it (default 1).
+    path : str or None, optional
+        A CSV (plain or gzip) with the Google 2011 task columns
+        (:func:`theory.readers.traces.load_google2011`); default: the packaged file.
+
+    Returns
+    -------
+    Workload
+        The tasks as a slotted workload (:func:`trace_workload`), in arrival order.
+
+    Raises
+    ------
+    ValueError
+        A malformed file (naming the file and line); a ``slot_seconds`` or
+        ``traffic_scaling`` that is not a positive finite number.
+
+    References
+    ----------
+    PG21, Sec. VII-B (the Google trace preprocessing: completed tasks, the maximum of
+    CPU and memory, decisions every 100 ms, traffic scaling).
+
+    Examples
+    --------
+    >>> from policies import google2011_workload
+    >>> w = google2011_workload()
+    >>> w.jobs, w.horizon, w.meta
+    (56824, 105719.0, {'slot_length': 0.1, 'traffic_scaling': 1.0})
+    >>> google2011_workload(slot_seconds=1.0, traffic_scaling=2.0).horizon
+    5286.0
     """
     from theory.readers.traces import load_google2011
 
@@ -443,6 +768,48 @@ def arrival_rate_for(
 
     ``intensity`` alpha means rho = alpha * L / R-bar with R-bar in capacity units
     (PG21 Sec. VII-A; alpha = 1 is the Lemma 2 bound). Give exactly one of the two.
+
+    Parameters
+    ----------
+    sizes : theory.SizeDistribution
+        The size law, in the units of ``capacity`` (used for an ``intensity``).
+    servers : int
+        Number L of servers (used for an ``intensity``).
+    capacity : float, optional
+        The server capacity (default 1).
+    mean_service : float
+        Mean service time 1/mu, in slots (positive).
+    workload : float, optional
+        rho = lambda / mu (positive).
+    intensity : float, optional
+        alpha (positive): rho = alpha L / R-bar.
+
+    Returns
+    -------
+    float
+        lambda, the arrival rate per slot: rho mu, or alpha L mu / R-bar.
+
+    Raises
+    ------
+    ValueError
+        Both or neither of ``workload`` and ``intensity``; a non-positive (or
+        non-finite) ``mean_service``, ``workload`` or ``intensity`` (and, with an
+        intensity, ``capacity``).
+
+    References
+    ----------
+    PG21, Sec. II (rho = lambda/mu), Sec. IV-B, Lemma 2 (rho* at most L/R-bar) and
+    Sec. VII-A.3 (arrival rate mu L alpha / R-bar).
+
+    Examples
+    --------
+    >>> import policies, theory
+    >>> policies.arrival_rate_for(theory.Uniform(0.1, 0.9), servers=5, mean_service=100,
+    ...                           intensity=0.9)
+    0.09
+    >>> policies.arrival_rate_for(theory.Uniform(0.1, 0.9), servers=5, mean_service=100,
+    ...                           workload=4.5)
+    0.045
     """
     if (workload is None) == (intensity is None):
         raise ValueError("give exactly one of workload (rho) and intensity (alpha)")
@@ -508,6 +875,72 @@ def pg21_workload(
     ``deterministic`` slots (Fig. 3b). Sizes in capacity units; a size above
     ``capacity`` (a job no server can ever serve) is an error, and so is a run whose
     memory estimate exceeds ``memory_budget`` bytes (:func:`pg21_laws` checks the rest).
+
+    Parameters
+    ----------
+    sizes : theory.SizeDistribution
+        The law of the scalar job sizes, in the units of ``capacity``.
+    servers : int
+        Number L of identical servers (positive).
+    slots : int
+        The horizon T (positive).
+    capacity : float, optional
+        The server capacity (default 1).
+    mu : float, optional
+        Geometric service: the departure probability per slot, in (0, 1].
+    deterministic : int, optional
+        Fixed service of this many slots (give exactly one of ``mu`` and
+        ``deterministic``).
+    workload : float, optional
+        rho = lambda / mu, the mean service time being 1/mu or ``deterministic``.
+    intensity : float, optional
+        alpha: rho = alpha L / R-bar (give exactly one of ``workload`` and
+        ``intensity``; :func:`arrival_rate_for`).
+    arrivals : {"poisson", "bernoulli"}, optional
+        The arrival law (default Poisson; Bernoulli needs a rate of at most 1).
+    seed : int, numpy.random.Generator or None, optional
+        Seed of the draws (arrival counts, then sizes, then service).
+    memory_budget : float, optional
+        Bytes the run may use (default :data:`theory.budgets.MEMORY_BUDGET`).
+
+    Returns
+    -------
+    Workload
+        The jobs, with the law's ``arrival_rate`` and ``mean_demand`` (what the
+        stability verdict's scale lambda R-bar is made of).
+
+    Raises
+    ------
+    TypeError
+        ``sizes`` is not a SizeDistribution.
+    ValueError
+        ``servers`` or ``slots`` not a positive integer; a size above ``capacity``;
+        both or neither of ``mu`` and ``deterministic``, or of ``workload`` and
+        ``intensity``; an invalid law parameter; Bernoulli arrivals at a rate above 1;
+        an unknown ``arrivals``.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) The run's memory estimate exceeds ``memory_budget``.
+
+    References
+    ----------
+    PG21, Sec. II (the model) and Sec. VII-A (Poisson arrivals, geometric service of
+    mean 100 slots, traffic intensity; Fig. 3b's deterministic service).
+
+    Examples
+    --------
+    PG21 Sec. VII-A.3: five unit servers, sizes uniform on [0.1, 0.9], mu = 0.01,
+    intensity 0.9.
+
+    >>> import policies, theory
+    >>> w = policies.pg21_workload(theory.Uniform(0.1, 0.9), servers=5, slots=1000,
+    ...                            mu=0.01, intensity=0.9, seed=0)
+    >>> w.jobs, w.arrival_rate, w.mean_demand
+    (83, 0.09, 0.5)
+    >>> policies.pg21_workload(theory.Uniform(0.1, 0.9), servers=5, slots=1000, mu=0.01,
+    ...                        workload=4.0, intensity=0.9)
+    Traceback (most recent call last):
+    ...
+    ValueError: give exactly one of workload (rho) and intensity (alpha)
     """
     law, service = pg21_laws(sizes, servers=servers, capacity=capacity, mu=mu,
                              deterministic=deterministic, workload=workload,

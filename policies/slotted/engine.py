@@ -67,10 +67,78 @@ def simulate(
 ) -> SimulationResult:
     """Simulate ``policy`` on ``workload`` over ``slots`` slots (default: its horizon).
 
-    ``warmup`` (default slots // 5) is excluded from time averages and from the
-    stability verdict. ``check`` runs the invariant checker on the schedule. A job
-    larger than every server is an error; so is a run whose memory estimate
-    (:mod:`policies.footprint`) exceeds ``memory_budget`` bytes.
+    Each slot t: (1) the arrivals of slot t join the queue; (2) the policy schedules;
+    (3) the queue is recorded; (4) jobs in their last service slot leave, in
+    increasing job id, and a server left empty gets load 0 exactly. A job fits a server
+    iff ``size <= capacity - load + eps``, ``eps = FEASIBILITY_RTOL * max(capacity)``.
+    Built-in policies (:class:`BuiltinPolicy`) run in the compiled kernel, a
+    :class:`SlottedPolicy` in a plain-Python loop; both give the same result type. The
+    simulation draws no random numbers: the service lengths come with the workload,
+    so one workload replays under every policy.
+
+    Parameters
+    ----------
+    policy : BuiltinPolicy or SlottedPolicy
+        A PG21 slotted policy (``policies.make_policy("bf-js")``, a built-in class, or
+        a :class:`SlottedPolicy` subclass).
+    workload : Workload
+        A slotted workload (integer arrival slots and service slots, scalar sizes in
+        the units of the cluster's capacity), e.g. from :func:`policies.pg21_workload`.
+    cluster : theory.Cluster
+        The servers (single resource; capacities may differ, except for VQS, VQS-BF
+        and MaxWeight, which need identical servers).
+    slots : int, optional
+        Number of slots T to simulate (default: the workload's horizon); the jobs
+        arriving in slots 0 .. T - 1 take part.
+    warmup : int, optional
+        Slots excluded from the time averages and the stability verdict (default
+        ``slots // 5``); in [0, slots).
+    check : bool, optional
+        Rebuild the invariants from the schedule (:func:`policies.check_slotted_run`);
+        with False, ``result.invariants`` is None.
+    memory_budget : float, optional
+        Bytes the run may use, estimated before anything is allocated
+        (:mod:`policies.footprint`; default :data:`theory.budgets.MEMORY_BUDGET`).
+
+    Returns
+    -------
+    SimulationResult
+        The run: queue series, per-job start slots and servers, per-server
+        occupancy, the stability verdict and the invariant report.
+
+    Raises
+    ------
+    TypeError
+        ``policy`` is not a PG21 slotted policy (or has neither a compiled path nor a
+        ``schedule`` hook), ``workload`` is not a Workload, ``cluster`` is not a
+        Cluster.
+    ValueError
+        A workload that is not slotted (non-integer arrivals or service) or has vector
+        demands; ``slots`` not a positive integer or beyond the workload's horizon;
+        ``warmup`` outside [0, slots); a job larger than every server; VQS, VQS-BF or
+        MaxWeight on servers of different capacities.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) The run's memory estimate exceeds ``memory_budget``.
+
+    References
+    ----------
+    PG21, Sec. II (slotted model, eq. (1) capacity, eq. (3) queue evolution, geometric
+    service); docs/design.md, section The four families (PG21 row).
+
+    Examples
+    --------
+    Sizes 0.4 and 0.6, equally likely, on one server (PG21 Sec. VII-A.1, where
+    rho* = 2): at workload rho = 3 = 1.5 rho* BF-J/S cannot keep up.
+
+    >>> from fractions import Fraction
+    >>> import policies, theory
+    >>> sizes = theory.Discrete([Fraction(2, 5), Fraction(3, 5)], [Fraction(1, 2)] * 2)
+    >>> w = policies.pg21_workload(sizes, servers=1, slots=400, mu=0.2, workload=3.0,
+    ...                            seed=0)
+    >>> r = policies.simulate(policies.make_policy("bf-js"), w,
+    ...                       theory.Cluster.identical(1, 1))
+    >>> r.jobs, r.started, r.final_queue, r.verdict, r.invariants_ok
+    (268, 159, 109, 'unstable', True)
     """
     require_family(policy, "pg21-slotted", "policies.make_policy('bf-js') or a "
                    "policies.SlottedPolicy subclass")

@@ -38,7 +38,63 @@ __all__ = ["PartitionMaxWeight"]
 
 @dataclass(frozen=True, eq=False)
 class PartitionMaxWeight(BuiltinPolicy):
-    """MaxWeight over all feasible configurations of the upper-rounded partition ``X``."""
+    """MaxWeight over all feasible configurations of the upper-rounded partition ``X``.
+
+    Jobs are typed by the cells of ``partition`` (Def. 3) with upper-rounded sizes
+    (Def. 4). An empty server takes the configuration of maximum weight
+    ``<k, Q(t)>`` (Def. 2, eq. (5)) among all feasible configurations of the rounded
+    sizes (Def. 1; the maximal ones are enumerated at construction) and keeps it until
+    it is empty again; meanwhile it keeps up to k_j jobs of VQ_j in service,
+    head-of-line. Servers must be identical.
+
+    Parameters
+    ----------
+    partition : theory.Partition
+        A partition of (0, 1] (sizes relative to the server capacity), e.g.
+        :func:`theory.quantile_partition`; :meth:`exact` builds the partition into the
+        atoms of a discrete law.
+    stall : float or None, optional
+        None (default): renew only at empty times. A number in [0, 1): a server whose
+        configuration weighs less than (1 - stall) of the current maximum stops taking
+        jobs until it is empty (PG21 Sec. IX / [13]; module docstring).
+    max_configurations : int, optional
+        Budget on the number of configurations enumerated
+        (default :data:`theory.budgets.MAX_CONFIGURATIONS`).
+
+    Raises
+    ------
+    TypeError
+        ``partition`` is not a :class:`theory.Partition`.
+    ValueError
+        ``stall`` outside [0, 1); a partition that does not cover (0, 1]. At run time:
+        servers of different capacities.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) More configurations than ``max_configurations``.
+
+    References
+    ----------
+    PG21, Sec. III, Defs. 1-4, eq. (5) and Thm. 1 (MaxWeight on an upper-rounded
+    partition approaches ``rho*`` as the partition is refined); Sec. V-B, eqs. (20)-(21)
+    (renewal at empty times).
+
+    Examples
+    --------
+    The atoms of sizes 0.4 and 0.6: five cells, the singletons {0.4} and {0.6} among
+    them, so no rounding loss. A row of :attr:`configurations` counts jobs per cell.
+
+    >>> from fractions import Fraction
+    >>> import policies, theory
+    >>> sizes = theory.Discrete([Fraction(2, 5), Fraction(3, 5)], [Fraction(1, 2)] * 2)
+    >>> p = policies.PartitionMaxWeight.exact(sizes)
+    >>> p.partition, p.configurations.shape
+    (Partition(atoms, 5 cells), (8, 5))
+    >>> p.configurations[2].tolist()  # one job of {0.4}, one of (0.4, 0.6)
+    [0, 1, 1, 0, 0]
+    >>> q = policies.PartitionMaxWeight(theory.quantile_partition(theory.Uniform(0.1, 0.9), 1,
+    ...                                 tight=False))
+    >>> len(q.partition), q.configurations.tolist()
+    (4, [[0, 0, 0, 1], [0, 2, 0, 0], [1, 0, 1, 0], [1, 1, 0, 0], [3, 0, 0, 0]])
+    """
 
     partition: Partition
     stall: float | None = None

@@ -38,6 +38,80 @@ class SimulationResult(QueueingResult, family="pg21-slotted", frames=("steps", "
     ``occupancy`` (mean load / capacity) and ``half_full_fraction`` (fraction of slots
     with load >= capacity / 2, PG21 Lemma 1). Time averages skip the first ``warmup``
     slots.
+
+    Built by :func:`policies.simulate`, frozen and complete (the invariant report is
+    computed before the result is built).
+
+    Parameters
+    ----------
+    policy : str
+        The policy's registry name.
+    slots : int
+        Number of slots T simulated (0 .. T - 1).
+    warmup : int
+        Slots skipped by the time averages and the stability verdict.
+    queue_length_steps : StepSeries
+        Jobs waiting after scheduling, per slot, kept where it changes.
+    queued_resource_steps : StepSeries
+        Total size of the waiting jobs after scheduling (the X(t) the stability
+        verdict judges).
+    busy_resource_steps : StepSeries
+        Total size in service after scheduling.
+    arrival : numpy.ndarray
+        (n,) arrival slot of every job that arrived within the horizon.
+    start : numpy.ndarray
+        (n,) start slot of every job, -1 if not started.
+    server : numpy.ndarray
+        (n,) server of every job, -1 if not started.
+    occupancy : numpy.ndarray
+        (L,) mean load over capacity of every server over the whole run.
+    half_full_fraction : numpy.ndarray
+        (L,) fraction of the slots in which the server's load was at least half its
+        capacity (up to the feasibility tolerance).
+    work_rate : float
+        Work arriving per slot, lambda R-bar of the simulated window (from the law when
+        the workload knows it); the stability verdict's scale.
+    seconds : float
+        Wall-clock time of the simulation loop.
+    invariants : InvariantReport or None, optional
+        The invariant report (:func:`policies.check_slotted_run`); None for a run
+        made with ``check=False``.
+    params : dict, optional
+        The policy's description (``{"policy": repr(policy)}``).
+    departures : int or None, optional
+        Jobs that left after the warm-up, within the run (0 makes the run no evidence
+        either way, :attr:`verdict_reason`).
+    seed : object, optional
+        Always None: the policies draw no random numbers (the workload carries its
+        seed).
+
+    References
+    ----------
+    PG21, Sec. II (Q(t), eq. (3)) and Sec. IV-B, Lemma 1 (half-full servers);
+    docs/design.md, sections Results and Warm-up and the stability verdict.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> import policies, theory
+    >>> sizes = theory.Discrete([Fraction(2, 5), Fraction(3, 5)], [Fraction(1, 2)] * 2)
+    >>> w = policies.pg21_workload(sizes, servers=2, slots=300, mu=0.2, workload=2.0,
+    ...                            seed=1)
+    >>> r = policies.simulate(policies.make_policy("bf-js"), w,
+    ...                       theory.Cluster.identical(2, 1))
+    >>> r.jobs, r.started, r.final_queue, r.warmup, r.queue_length.shape
+    (109, 109, 0, 60, (300,))
+    >>> r.verdict, r.verdict_reason is None
+    ('inconclusive', True)
+    >>> r.to_frame("jobs").columns.tolist()
+    ['job', 'arrival', 'start', 'server', 'wait']
+
+    A window too short to judge makes the run no evidence either way:
+
+    >>> short = policies.simulate(policies.make_policy("bf-js"), w,
+    ...                           theory.Cluster.identical(2, 1), slots=50, warmup=20)
+    >>> short.stability is None, short.verdict_reason
+    (True, 'only 30 slot(s) after the warm-up of 20; at least 40 are judged')
     """
 
     policy: str

@@ -188,13 +188,56 @@ class _VirtualQueueScheduler(BuiltinPolicy):
 
 @dataclass(frozen=True)
 class VQS(_VirtualQueueScheduler):
-    """VQS (PG21 V-B). ``J``: universal-partition depth; None = from the smallest job.
+    """VQS (PG21 V-B): virtual queues on the universal partition, K_RED configurations.
 
-    ``small_jobs``: ``"rounded"`` (default; PG21 V-A: a job of size <= cap/2^J occupies
-    cap/2^J) or ``"actual"`` (packed at its real size). ``hol``: ``"skip"`` (default;
-    step (ii) takes every VQ_j job that fits, in arrival order from the head) or
-    ``"stop"`` (step (ii) ends at the first head-of-line job that does not fit). See the
-    module docstring for the paper's words behind each reading.
+    Jobs join the virtual queue VQ_j of their interval I_j of the universal partition
+    (eq. (18); sizes at most cap/2^J join VQ_{2J-1}). Each server holds an active
+    configuration of K_RED (Def. 6, eq. (19)), renewed only when it is empty to the
+    max-weight one (eq. (20)-(21)), and schedules by it (V-B step 2). It supports at
+    least 2/3 of ``rho*`` when every size exceeds cap/2^J (Thm. 3), and at least
+    (1 - eps) 2/3 of it when F_R(1/2^J) < eps (Cor. 1). Servers must be identical. See the module
+    docstring for the paper's words behind each option.
+
+    Parameters
+    ----------
+    J : int or None, optional
+        Depth of the universal partition, an integer in [2, ``MAX_J``] = [2, 40]. None
+        (default): at run time, the smallest J with every size above cap/2^J (Thm. 3);
+        :meth:`for_distribution` picks it from the size law (Cor. 1).
+    small_jobs : {"rounded", "actual"}, optional
+        ``"rounded"`` (default; PG21 V-A): a job of size at most cap/2^J occupies
+        cap/2^J. ``"actual"``: it is packed at its real size.
+    hol : {"skip", "stop"}, optional
+        Step (ii). ``"skip"`` (default, the paper's wording): every VQ_j job that fits,
+        in arrival order from the head. ``"stop"``: step (ii) ends at the first
+        head-of-line job that does not fit.
+
+    Raises
+    ------
+    ValueError
+        ``J`` not an integer in [2, MAX_J]; ``small_jobs`` or ``hol`` not one of its
+        choices. At run time: servers of different capacities, or a job larger than
+        the capacity.
+
+    References
+    ----------
+    PG21, Sec. V-A, eq. (18) (universal partition); Sec. V-B, Def. 6, eqs. (19)-(21)
+    (VQS); Sec. V-C, Thm. 3 and Cor. 1 (2/3 of ``rho*``).
+
+    Examples
+    --------
+    >>> import policies, theory
+    >>> policies.VQS(J=3).parameters()
+    {'J': 3, 'small_jobs': 'rounded', 'hol': 'skip'}
+
+    Cor. 1's J for sizes uniform on [0.01, 0.19] (1/2^7 < 0.01 < 1/2^6):
+
+    >>> policies.VQS.for_distribution(theory.Uniform(0.01, 0.19), 0.01)
+    VQS(J=7, small_jobs='rounded', hol='skip')
+    >>> policies.VQS(J=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: J must be an integer in [2, 40] (PG21 eq. 18), got 1
     """
 
     hol: str = HOL[0]
@@ -214,11 +257,43 @@ class VQS(_VirtualQueueScheduler):
 
 @dataclass(frozen=True)
 class VQSBF(_VirtualQueueScheduler):
-    """VQS-BF (PG21 Sec. VI). ``J`` as for :class:`VQS`.
+    """VQS-BF (PG21 Sec. VI): VQS's active configurations, filled by largest fit and BF-S.
 
-    ``small_jobs``: as for :class:`VQS` (default ``"rounded"``: V-A's rounding applies to
-    the virtual queues VQS-BF shares with VQS, in its steps (i)-(iii); see the module
-    docstring). Step (ii) picks the largest fitting job, so VQS's ``hol`` does not apply.
+    The active configuration k is set as in :class:`VQS`; then (i) if k_1 = 1, the
+    largest VQ_1 job that fits; (ii) the largest fitting VQ_j jobs until the server
+    holds k_j of them; (iii) BF-S over the whole queue. Same guarantee as VQS
+    (Thm. 4). Step (ii) picks the largest fitting job, so VQS's ``hol`` does not apply.
+    Servers must be identical.
+
+    Parameters
+    ----------
+    J : int or None, optional
+        Depth of the universal partition, as for :class:`VQS` (None: from the smallest
+        job at run time).
+    small_jobs : {"rounded", "actual"}, optional
+        As for :class:`VQS` (default ``"rounded"``: V-A's rounding applies to the
+        virtual queues VQS-BF shares with VQS, in its steps (i)-(iii); see the module
+        docstring).
+
+    Raises
+    ------
+    ValueError
+        ``J`` not an integer in [2, MAX_J]; ``small_jobs`` not one of its choices. At
+        run time: servers of different capacities, or a job larger than the capacity.
+
+    References
+    ----------
+    PG21, Sec. VI (VQS-BF steps (i)-(iii)) and Thm. 4; Sec. V-B, Def. 6 and eq. (20)
+    (the active configuration).
+
+    Examples
+    --------
+    >>> import policies
+    >>> p = policies.VQSBF(J=3)
+    >>> p.name, p.parameters()
+    ('vqs-bf', {'J': 3, 'small_jobs': 'rounded'})
+    >>> policies.make_policy("vqs-bf", J=3, small_jobs="actual")
+    VQSBF(J=3, small_jobs='actual')
     """
 
     name = "vqs-bf"
