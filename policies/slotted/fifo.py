@@ -55,6 +55,10 @@ class FIFOFF(BuiltinPolicy):
     skip: bool = False
     name = "fifo-ff"
 
+    def __post_init__(self) -> None:
+        # the registry name, so results of the skipping variant are not labelled fifo-ff
+        object.__setattr__(self, "name", "fifo-ff-skip" if self.skip else "fifo-ff")
+
     def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         if self.skip:
             return single_types(K.FIFOFF_SKIP, sizes.shape[0], track_jobs=True)
