@@ -35,7 +35,28 @@ __all__ = ["MasterLP", "MasterSolution", "LPSolveError"]
 
 
 class LPSolveError(RuntimeError):
-    """HiGHS did not return an optimal solution; the message keeps its status."""
+    """HiGHS did not return an optimal solution; the message keeps its status.
+
+    Raised by the configuration-LP master (:func:`capacity.rho_star`,
+    :func:`capacity.solve_configuration_lp`, :class:`capacity.CapacityRegion`) when
+    HiGHS refuses a column or ends a solve in any status but optimal. It is a
+    ``RuntimeError`` that the command line reports with exit status 3; the one argument
+    is the message, which names HiGHS's status in words.
+
+    References
+    ----------
+    docs/design.md, section Errors.
+
+    Examples
+    --------
+    >>> from capacity import LPSolveError
+    >>> e = LPSolveError("configuration LP not solved to optimality "
+    ...                  "(HiGHS status Time limit reached)")
+    >>> isinstance(e, RuntimeError)
+    True
+    >>> print(e)
+    configuration LP not solved to optimality (HiGHS status Time limit reached)
+    """
 
 
 # Coefficients n_c k_j above this are refused: HiGHS drops matrix values >= 1e15

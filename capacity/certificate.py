@@ -61,7 +61,52 @@ _DP_WORK = 6_000_000_000
 class Certificate:
     """The interval a mixture and prices prove; ``certified`` as
     :func:`capacity.certification.is_certified` decides from ``checks_passed`` (both
-    the primal and the dual check went through)."""
+    the primal and the dual check went through).
+
+    What :func:`certify` returns (frozen). Weak duality: the mixture proves
+    ``lower <= t*``, the prices prove ``t* <= upper``, both recomputed from the model
+    alone, without the solver.
+
+    Parameters
+    ----------
+    lower : float or Fraction
+        The lower bound the primal mixture proves (0 when its check failed).
+    upper : float or Fraction
+        The upper bound the dual prices prove (``inf`` when their check failed).
+    exact : bool
+        The bounds were computed in rational arithmetic (Fractions).
+    certified : bool
+        Both checks passed and ``upper - lower <= CERT_RTOL * max(1, upper)``.
+    message : str
+        What was checked, or which check failed and why.
+    dual : numpy.ndarray
+        The prices per type as checked (rounded down to dyadic rationals for exact
+        inputs), scaled so that the largest class bound is 1.
+    dual_bound : list of float or Fraction
+        Per server class, the proven largest price of a feasible configuration, in the
+        same scale.
+    checks_passed : bool, default False
+        Both the primal and the dual check went through, whatever the width of
+        ``[lower, upper]``.
+
+    References
+    ----------
+    docs/design.md, section Certificates; PG21, Sec. III-A, eq. (4) (the LP).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> import numpy as np
+    >>> from capacity import ConfigurationLP, MixtureTerm, certify
+    >>> lp = ConfigurationLP.build(["0.4", "0.6"], ["1/2", "1/2"], [(1, 1)])
+    >>> half = Fraction(1, 2)
+    >>> mixture = [MixtureTerm(0, np.array([2, 0]), half), MixtureTerm(0, np.array([0, 1]), half)]
+    >>> cert = certify(lp, mixture, np.array([0.0, 1.0]))
+    >>> cert.lower, cert.upper, cert.checks_passed, cert.certified
+    (Fraction(1, 1), Fraction(2, 1), True, False)
+    >>> cert.message
+    'bounds differ by more than 1e-07 relative'
+    """
 
     lower: Number
     upper: Number
@@ -266,7 +311,67 @@ def _prices_by_programs(lp: ConfigurationLP, ints: tuple[np.ndarray, np.ndarray]
 def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> Certificate:
     """Check a primal mixture and dual prices; return the interval they prove.
 
-    Raises ``ValueError`` for weights or prices that are NaN or infinite."""
+    Primal: every configuration of ``mixture`` must fit its class (exactly, with
+    integer sizes, for rational data) and respect the copy bounds; with class weights
+    summing to at most one it proves ``t >= min_j supply_j / d_j``. Dual: prices
+    ``y >= 0`` (negative entries count as 0) with ``<y, k> <= beta_c`` for every
+    feasible configuration k of class c prove ``t <= sum_c n_c beta_c / <y, d>``;
+    ``beta_c`` is found by an exact knapsack (integer dynamic program or branch and
+    bound) on prices rounded down to dyadic rationals for rational data, in floats
+    with ``FEASIBILITY_RTOL`` otherwise. Nothing here knows the solver.
+
+    Parameters
+    ----------
+    lp : ConfigurationLP
+        The model: sizes, server classes, demand direction, optional copy bounds.
+    mixture : list of MixtureTerm
+        Configurations with their weights (floats or Fractions; Fractions keep the
+        lower bound exact).
+    y : numpy.ndarray
+        Dual prices, one per job type (any positive scale).
+
+    Returns
+    -------
+    Certificate
+        The proven interval ``[lower, upper]``, whether it certifies the optimum, and
+        the prices and class bounds as checked.
+
+    Raises
+    ------
+    ValueError
+        If a price or a mixture weight is NaN or infinite.
+
+    Notes
+    -----
+    A failed check does not raise: the primal side then proves 0, the dual side
+    ``inf``, and ``message`` says which check failed (an infeasible configuration, a
+    negative entry, copy bounds, a pricing search over its budget).
+
+    References
+    ----------
+    docs/design.md, section Certificates; PG21, Sec. III-A, eq. (4); PG18, Sec. II,
+    eqs. (2)-(3).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> import numpy as np
+    >>> from capacity import ConfigurationLP, MixtureTerm, certify
+    >>> lp = ConfigurationLP.build(["0.4", "0.6"], ["1/2", "1/2"], [(1, 1)])
+    >>> cert = certify(lp, [MixtureTerm(0, np.array([1, 1]), Fraction(1))],
+    ...                np.array([0.0, 1.0]))
+    >>> cert.lower, cert.upper, cert.certified, cert.exact
+    (Fraction(2, 1), Fraction(2, 1), True, True)
+
+    A configuration that does not fit proves nothing:
+
+    >>> bad = certify(lp, [MixtureTerm(0, np.array([0, 2]), Fraction(1))],
+    ...               np.array([0.0, 1.0]))
+    >>> bad.lower, bad.certified
+    (Fraction(0, 1), False)
+    >>> print(bad.message)
+    primal check failed: mixture configuration [0, 2] is infeasible for class 0
+    """
     y = np.asarray(y, dtype=float)
     if not np.all(np.isfinite(y)):
         raise ValueError("dual prices must be finite numbers (got NaN or infinity)")

@@ -268,7 +268,47 @@ def check_schedule(jobs: JobSet, machines: Machines, start: object, machine: obj
     schedule (FL24 Sec. 3): S_j >= r_j, machine indices in range, C_j <= ``horizon`` if
     given, and on every machine the running jobs' normalised demands sum to <= 1 (up to
     ``LOAD_TOL``) per resource at every time. Loads only rise at start times, so checking
-    the jobs running at each start time S_k checks every time."""
+    the jobs running at each start time S_k checks every time.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: integer releases r_j and processing times p_j, weights w_j > 0,
+        demands d_j in the machines' units (one per resource).
+    machines : theory.Machines
+        M identical machines (the demands are normalised by their capacity).
+    start : array_like, shape (N,)
+        Start times S_j (input order).
+    machine : array_like of int, shape (N,)
+        Machine index of each job, in 0..M-1.
+    horizon : float or None, default None
+        Latest allowed completion (None: no limit).
+
+    Raises
+    ------
+    ValueError
+        If ``start`` or ``machine`` has the wrong length, a start is not finite or is
+        before its release, a machine index is out of range, a job completes after
+        ``horizon``, or a machine is overloaded; also for jobs and machines that
+        ``theory.normalised_demand`` refuses.
+
+    References
+    ----------
+    FL24, Sec. 3 (the non-preemptive multi-resource model).
+
+    Examples
+    --------
+    >>> from capacity import check_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1],
+    ...               demand=[[0.6], [0.5], [0.5]], weight=[1, 2, 1])
+    >>> machines = Machines.identical(1, 1.0)
+    >>> check_schedule(jobs, machines, [2, 0, 1], [0, 0, 0])   # feasible: no output
+    >>> check_schedule(jobs, machines, [0, 0, 2], [0, 0, 0])
+    Traceback (most recent call last):
+    ...
+    ValueError: machine 0 is overloaded at time 0: jobs ['0', '1'] demand [1.1] (normalised) > 1
+    """
     d = normalised_demand(jobs, machines)
     S = np.asarray(start, dtype=float)
     mach = np.asarray(machine)
@@ -512,6 +552,57 @@ def completion_program(jobs: JobSet, machines: Machines, *,
     ``cmax``. Deadlines and the horizon H as in the module docstring (``horizon=``
     overrides H). Refuses (:class:`theory.budgets.BudgetExceeded`) before building when
     the variables exceed ``max_variables`` or the nonzeros ``max_nonzeros``.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: integer releases r_j and processing times p_j, weights w_j > 0,
+        demands d_j in the machines' units (one per resource).
+    machines : theory.Machines
+        M identical machines (the demands are normalised by their capacity).
+    objective : {"weighted-completion", "makespan"}, default "weighted-completion"
+        Minimise sum_j w_j C_j or max_j C_j.
+    horizon : int or None, default None
+        The latest completion allowed (None: the horizon every optimum fits in).
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (2,000,000).
+    max_nonzeros : int, default MAX_NONZEROS
+        Refuse a program with more constraint-matrix nonzeros (20,000,000).
+
+    Returns
+    -------
+    LinearProgram
+        The time-indexed MILP (costs w_j / max_k w_k).
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and identical
+        ``theory.Machines`` with the same resources, a job fits no machine, a release
+        or processing time is not an integer, ``objective`` is unknown, sum_j w_j C_j
+        overflows a float, or ``horizon`` is not a whole number or is shorter than
+        max_j (r_j + p_j).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables`` or ``max_nonzeros``.
+
+    References
+    ----------
+    FL24, Sec. 3 (the model and its objectives); the time-indexed formulation and its
+    proofs are this package's (module docstring).
+
+    Examples
+    --------
+    >>> from capacity import completion_program
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1],
+    ...               demand=[[0.6], [0.5], [0.5]], weight=[1, 2, 1])
+    >>> machines = Machines.identical(1, 1.0)
+    >>> program = completion_program(jobs, machines)
+    >>> program
+    LinearProgram(FL24 completion (weighted-completion, N=3, M=1, H=4): 11 variables
+    (8 integer), 10 rows, 30 nonzeros, minimize)
+    >>> list(program.variables), list(program.rows)
+    (['x', 'y'], ['assign', 'capacity', 'on'])
     """
     return _build(_plan(jobs, machines, objective, horizon, max_variables, max_nonzeros))
 
@@ -618,6 +709,71 @@ def completion_optimum(jobs: JobSet, machines: Machines, *,
     horizon: a 20-job instance given its optimal makespan as ``horizon`` (4x fewer
     variables) took 26 s instead of 37 s. Past about 15 jobs pass ``time_limit`` and
     read ``lower``.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: integer releases r_j and processing times p_j, weights w_j > 0,
+        demands d_j in the machines' units (one per resource).
+    machines : theory.Machines
+        M identical machines (the demands are normalised by their capacity).
+    objective : {"weighted-completion", "makespan"}, default "weighted-completion"
+        Minimise sum_j w_j C_j or max_j C_j.
+    horizon : int or None, default None
+        The latest completion allowed (None: the horizon every optimum fits in; a
+        shorter one gives status "horizon_limit").
+    method : {"highs", "cvxpy"}, default "highs"
+        The solver (:func:`capacity.solve`).
+    time_limit : float or None, default DEFAULT_TIME_LIMIT
+        Seconds for the whole call (60; None: no limit).
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (2,000,000).
+    max_nonzeros : int, default MAX_NONZEROS
+        Refuse a program with more constraint-matrix nonzeros (20,000,000).
+    memory_budget : float, default MEMORY_BUDGET
+        Refuse a program whose building needs more bytes (8 GiB).
+
+    Returns
+    -------
+    ProgramResult
+        ``value``, ``lower``, ``upper``, ``status`` and the ``extra`` entries above.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and identical
+        ``theory.Machines`` with the same resources, a job fits no machine, a release
+        or processing time is not an integer, ``objective`` is unknown, sum_j w_j C_j
+        overflows a float, or ``horizon`` is not a whole number or is shorter than
+        max_j (r_j + p_j).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables``, ``max_nonzeros`` or ``memory_budget``.
+    capacity.ProgramError
+        When the program is infeasible (a ``horizon`` too short to pack the jobs), the
+        solver fails, or its schedule fails the independent check.
+
+    References
+    ----------
+    FL24, Sec. 3 (the offline problem whose optimum MRIS is compared with); the
+    time-indexed MILP is this package's (module docstring).
+
+    Examples
+    --------
+    One machine of capacity 1; jobs 0 and 1 cannot run together (0.6 + 0.5 > 1),
+    jobs 1 and 2 can:
+
+    >>> from capacity import completion_optimum
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1],
+    ...               demand=[[0.6], [0.5], [0.5]], weight=[1, 2, 1])
+    >>> machines = Machines.identical(1, 1.0)
+    >>> res = completion_optimum(jobs, machines)
+    >>> res.status, res.value, res.lower
+    ('optimal', 8.0, 8.0)
+    >>> res.extra["start"].tolist(), res.extra["completion"].tolist()
+    ([2, 0, 1], [4, 1, 2])
+    >>> completion_optimum(jobs, machines, objective="makespan").value
+    3.0
     """
     clock = Deadline(time_limit)
     jobs, machines, _ = _check_inputs(jobs, machines, objective)
@@ -694,7 +850,38 @@ def completion_optimum(jobs: JobSet, machines: Machines, *,
 def weight_grain(weights: object) -> float:
     """The largest q with every weight a whole multiple of q, read in decimal (the
     shortest text of each float: 0.1 -> 1/10, 1e-20 -> 1e-20); 1 for integer weights.
-    sum_j w_j C_j of two schedules then differ by 0 or at least q."""
+    sum_j w_j C_j of two schedules then differ by 0 or at least q.
+
+    :func:`completion_optimum` compares it with the resolution of the solver's proof
+    (``SOLVER_RESOLUTION`` times max_j w_j): weights finer than that give status
+    "solver_tolerance" instead of "optimal".
+
+    Parameters
+    ----------
+    weights : array_like
+        The job weights (finite floats).
+
+    Returns
+    -------
+    float
+        The grain q = 1 / (common denominator of the weights' decimal texts).
+
+    Raises
+    ------
+    ValueError
+        If a weight is NaN or infinite (it has no decimal text).
+
+    References
+    ----------
+    FL24, Sec. 3 (the weighted completion objective with integer completion times);
+    docs/design.md, section Programs.
+
+    Examples
+    --------
+    >>> from capacity import weight_grain
+    >>> weight_grain([1, 2]), weight_grain([0.5, 0.25]), weight_grain([0.1, 0.3])
+    (1.0, 0.25, 0.1)
+    """
     w = np.unique(np.asarray(weights, dtype=float))
     den = 1
     for x in w:

@@ -122,31 +122,96 @@ def solve_configuration_lp(
 ) -> CapacityResult:
     """Solve ``max t`` of the configuration LP and certify the answer.
 
-    ``target``: stop column generation as soon as the master's mixture alone supports
-    ``t >= target`` (a lower bound is all a caller needs, e.g. a bracket with a
-    tolerance). The result's interval is still proven, but it is not the optimum:
-    ``certified`` is False and ``extra["stopped_at_target"]`` is True.
-
-    ``columns``: more starting configurations, ``(server class, counts per type)``, for
-    column generation (e.g. the perfect bins of a failed
-    :func:`capacity.perfect_bin_decomposition.lp_at_continuous_bound`); each is capped
-    at the copy bounds and must fit (``ValueError`` otherwise). Like ``warm_start``, it
-    changes the path only.
-
-    ``warm_start``: a solved LP over the same types and server classes, e.g. the same
-    LP without copy bounds (column generation only). Its mixture's configurations,
-    capped at the copy bounds, seed the master, and its dual prices are the first
-    stability centre. It changes the path, never the optimum or the certificate.
-
-    Refuses (:class:`theory.budgets.BudgetExceeded`) an LP of more than ``max_types``
-    job types, and ``method="enumerate"`` when the feasible configurations number more
-    than ``max_configurations`` (``"auto"`` then uses column generation instead).
-
-    Raises ``ValueError`` for an unknown method, :class:`capacity._lp_highs.LPSolveError`
-    when HiGHS fails and :class:`IterationLimit` after ``max_iterations`` rounds. When
-    the exact pricing search exceeds its budget or the time limit passes, the result
+    The solver (:func:`capacity.configuration_solver.solve_uncertified`: enumeration of
+    the feasible configurations, or column generation over a HiGHS master priced by
+    exact knapsacks) proves nothing; :func:`capacity.certify` then re-checks its
+    mixture and prices against ``lp`` alone, and for rational data with few types the
+    optimum is recovered as an exact Fraction. When the exact pricing search exceeds
+    its budget or the time limit (:func:`capacity.time_limit`) passes, the result
     keeps the interval its certificate proves, a message saying so, and is certified
     only as :func:`capacity.certification.is_certified` allows.
+
+    Parameters
+    ----------
+    lp : ConfigurationLP
+        The model (:meth:`ConfigurationLP.build`).
+    method : {"auto", "enumerate", "column-generation"}, default "auto"
+        ``"auto"`` enumerates when there are at most 8 types and 12 jobs per server
+        (and at most ``enumerate_limit`` configurations), else column generation.
+    certify_result : bool, default True
+        Re-check the answer; False returns the solver's value with
+        ``certified=False`` and the message "certificate not requested".
+    enumerate_limit : int, default 20000
+        Most configurations ``"auto"`` enumerates before it switches to column
+        generation.
+    max_iterations : int, default 100000
+        Most column-generation rounds.
+    max_types : int, default MAX_LP_TYPES
+        Budget on the job types of the LP (:mod:`theory.budgets`).
+    max_configurations : int, default MAX_CONFIGURATIONS
+        Budget on the configurations ``method="enumerate"`` may list.
+    warm_start : CapacityResult or None, default None
+        A solved LP over the same types and server classes, e.g. the same LP without
+        copy bounds (column generation only). Its mixture's configurations, capped at
+        the copy bounds, seed the master, and its dual prices are the first stability
+        centre. It changes the path, never the optimum or the certificate.
+    target : float or None, default None
+        Stop column generation as soon as the master's mixture alone supports
+        ``t >= target`` (a lower bound is all a caller needs, e.g. a bracket with a
+        tolerance). The result's interval is still proven, but it is not the optimum:
+        ``certified`` is False, ``status`` is ``"target reached"`` and
+        ``extra["stopped_at_target"]`` is True.
+    columns : sequence of (int, numpy.ndarray) or None, default None
+        More starting configurations, ``(server class, counts per type)``, for column
+        generation (e.g. the perfect bins of a failed
+        :func:`capacity.perfect_bin_decomposition.lp_at_continuous_bound`); each is
+        capped at the copy bounds and must fit. Like ``warm_start``, it changes the
+        path only.
+
+    Returns
+    -------
+    CapacityResult
+        ``value`` = ``t*``, the proven interval ``[lower, upper]``, ``certified``, the
+        mixture and the dual prices.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``method``, a budget or iteration count that is not a positive
+        integer, a negative ``target``, or a starting column that is malformed or does
+        not fit.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) For an LP of more than ``max_types`` job types, and for
+        ``method="enumerate"`` when the feasible configurations number more than
+        ``max_configurations`` (``"auto"`` then uses column generation instead).
+    TypeError
+        If ``warm_start`` is not a :class:`CapacityResult`.
+    capacity.LPSolveError
+        When HiGHS does not solve the master to optimality.
+    capacity.configuration_lp.IterationLimit
+        After ``max_iterations`` rounds without an optimum.
+
+    References
+    ----------
+    PG21, Sec. III-A, eq. (4); PG18, Sec. II, eqs. (2)-(3); docs/design.md, section
+    Certificates (the check) and section Time limits.
+
+    Examples
+    --------
+    One server of capacity 10 and two of capacity 6, job sizes 2 and 5 in equal
+    proportions: at most ``t = 3`` jobs of each type at once.
+
+    >>> from capacity import ConfigurationLP, solve_configuration_lp
+    >>> lp = ConfigurationLP.build([2, 5], [1, 1], [(10, 1), (6, 2)])
+    >>> res = solve_configuration_lp(lp)
+    >>> res.value, res.lower, res.upper, res.certified
+    (3.0, Fraction(3, 1), Fraction(3, 1), True)
+    >>> [(t.server_class, t.config.tolist()) for t in res.mixture]
+    [(0, [0, 2]), (1, [0, 1]), (1, [3, 0])]
+    >>> solve_configuration_lp(lp, method="simplex")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown method 'simplex'; choose one of auto, enumerate, column-generation
     """
     t0 = time.perf_counter()
     run = solve_uncertified(lp, method=method, enumerate_limit=enumerate_limit,

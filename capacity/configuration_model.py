@@ -46,11 +46,56 @@ MAX_JOBS_PER_SERVER = 2**36
 class ConfigurationLP:
     """A configuration-LP instance: types, server classes and a demand direction.
 
-    ``sizes``: one row per job type (one entry per resource). ``classes``: one
-    ``(capacity vector, server count)`` per class of identical servers. ``demand``:
-    non-negative direction ``d`` (probabilities P for rho*). ``max_copies``: most jobs
-    of each type one configuration may hold (None: as many as fit). A bin-packing
-    instance bounds each type by its multiplicity: the Gilmore-Gomory LP bound.
+    The LP is ``max t`` s.t. ``t d <= sum_c n_c sum_k p_ck k``, ``sum_k p_ck <= 1``,
+    ``p >= 0`` over the feasible configurations k of each class c. Build it with
+    :meth:`build` (which validates and converts: ``sizes``, one row per job type with
+    one entry per resource; ``classes``, one ``(capacity vector, server count)`` per
+    class of identical servers; ``demand``; ``max_copies``) or :meth:`of_instance`
+    (a bin-packing instance, whose types are bounded by their multiplicity: the
+    Gilmore-Gomory LP bound). The constructor takes the converted fields as they are.
+
+    Parameters
+    ----------
+    rows : list of list
+        Sizes, one row per job type, one entry per resource: all Fractions (exact
+        data) or all floats.
+    caps : list of list
+        Capacities, one row per server class, one entry per resource, in the units of
+        ``rows``.
+    counts : list of int
+        Number of identical servers n_c in each class.
+    demand : list
+        The non-negative direction ``d``, one entry per type (the probabilities P for
+        ``rho*``, a workload vector for a capacity region).
+    max_copies : list of int or None, default None
+        Most jobs of each type one configuration may hold (None: as many as fit).
+
+    Raises
+    ------
+    ValueError
+        From :meth:`build`: no server class, a demand of the wrong length, negative
+        or all zero, a type with positive demand that fits no server, more than 2^36
+        jobs of one type per server, or malformed ``max_copies``.
+
+    References
+    ----------
+    PG21, Sec. III-A, eq. (4) (identical servers); PG18, Sec. II, eqs. (2)-(3)
+    (heterogeneous server classes).
+
+    Examples
+    --------
+    >>> from capacity import ConfigurationLP
+    >>> lp = ConfigurationLP.build(["0.4", "0.6"], ["1/2", "1/2"], [(1, 1)])
+    >>> lp.rows, lp.caps, lp.counts
+    ([[Fraction(2, 5)], [Fraction(3, 5)]], [[Fraction(1, 1)]], [1])
+    >>> lp.T, lp.D, lp.exact
+    (2, 1, True)
+    >>> ConfigurationLP.of_instance(["0.5", "0.5", "0.3"], 1).max_copies
+    [2, 1]
+    >>> ConfigurationLP.build(["1.5"], ["1"], [(1, 1)])
+    Traceback (most recent call last):
+    ...
+    ValueError: job type 0 of size 1.5 exceeds the capacity of every server (1)
     """
 
     rows: list[list[Number]]

@@ -23,8 +23,52 @@ _DEADLINE: ContextVar[float | None] = ContextVar("packsched_deadline", default=N
 
 @contextlib.contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
-    """Limit the computations inside the block to ``seconds`` of wall-clock time
-    (``None``: no limit beyond an enclosing one)."""
+    """Limit the computations inside the block to ``seconds`` of wall-clock time.
+
+    A context manager: ``with time_limit(30): res = rho_star(dist)``. Column generation
+    stops at its next round once the limit has passed and returns the interval its
+    certificate proves, with ``status="time_limit"``; bracket refinements stop after
+    the level that passed the limit; the offline programs give HiGHS the time left.
+    The limit is a context variable: nested limits take the earlier deadline, and
+    threads or tasks do not share one.
+
+    Parameters
+    ----------
+    seconds : float or None
+        Wall-clock seconds from entering the block, a finite number > 0. ``None``: no
+        limit beyond an enclosing one.
+
+    Raises
+    ------
+    ValueError
+        If ``seconds`` is not ``None`` and not a finite number > 0 (a bool, a text, 0,
+        a negative number, NaN or infinity).
+
+    See Also
+    --------
+    expired : whether the active limit has passed.
+
+    References
+    ----------
+    docs/design.md, section Time limits.
+
+    Examples
+    --------
+    >>> import time
+    >>> from capacity import expired, time_limit
+    >>> with time_limit(60):
+    ...     expired()
+    False
+    >>> with time_limit(0.01):
+    ...     time.sleep(0.02)
+    ...     expired()
+    True
+    >>> with time_limit(0):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    ValueError: time_limit must be a positive number of seconds, got 0
+    """
     if seconds is None:
         yield
         return
@@ -47,6 +91,29 @@ def remaining() -> float | None:
 
 
 def expired() -> bool:
-    """Has the active limit passed?"""
+    """Has the active limit passed?
+
+    The solvers call it between steps (column-generation rounds, bracket levels,
+    program building) and stop with what they have proven once it is True.
+
+    Returns
+    -------
+    bool
+        True when a :func:`time_limit` block is active and its deadline (the earliest
+        of nested ones) has passed; False inside no block.
+
+    References
+    ----------
+    docs/design.md, section Time limits.
+
+    Examples
+    --------
+    >>> from capacity import expired, time_limit
+    >>> expired()
+    False
+    >>> with time_limit(60):
+    ...     expired()
+    False
+    """
     d = _DEADLINE.get()
     return d is not None and time.perf_counter() >= d

@@ -120,6 +120,46 @@ def offline_horizon(jobs: JobSet, machines: Machines, *, memory: bool | None = N
     slot of (A, L] processes at least one core-unit and L <= A + V (+ P, kept as margin).
     The bound is far from tight: the MILP grows with it, pass ``horizon=`` when a
     shorter one is known to be feasible and long enough.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+
+    Returns
+    -------
+    int
+        The horizon H in slots: programs over slots 1..H keep every optimum.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given.
+
+    References
+    ----------
+    XLL21, Sec. II-A and II-B, eqs. (4a)-(4f) and (5) (the exchange argument above is
+    this package's).
+
+    Examples
+    --------
+    Three jobs on one machine of 2 cores: A = 1, V = 6, C = 2, P = 2.
+
+    >>> from capacity import offline_horizon
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> offline_horizon(jobs, Machines([[2]]))
+    6
     """
     use = _check_inputs(jobs, machines, memory)
     return _safe_horizon(jobs, machines, use)
@@ -242,6 +282,63 @@ def p2_program(jobs: JobSet, machines: Machines, k: float = 2, *, integer: bool 
     sum_j u_j^i(t) <= C_i (4b), sum_i u_j^i(t) <= d_j (4d), sum u = d_j p_j (4e); u is
     integer unless ``integer=False`` is given. ``horizon`` defaults to
     :func:`offline_horizon`.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    k : float, default 2
+        The exponent of the l_k norm of flowtimes, a finite number >= 1.
+    integer : bool or None, default None
+        Integer cores u; None: integer with memory, continuous without (the LP is
+        integral there).
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+    horizon : int or None, default None
+        Slots H of the program, at least max_j (a_j + p_j); None:
+        :func:`offline_horizon`.
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (:data:`MAX_VARIABLES` = 2,000,000).
+
+    Returns
+    -------
+    LinearProgram
+        Blocks ``u`` (cores, (N, H) pooled or (N, M, H)) and with memory ``z``; rows
+        ``capacity`` and ``volume`` (pooled) or ``cores``, ``memory``, ``rate``,
+        ``link``, ``volume``.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given, ``k`` is not a finite number >= 1, the weights of eq. (5) over the
+        horizon exceed 1e15, or ``horizon`` is not a whole number of slots or is
+        shorter than max_j (a_j + p_j).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables``.
+
+    References
+    ----------
+    XLL21, Sec. II-C (P2), eq. (5) (the fractional flowtime) and eqs. (4b)-(4f).
+
+    Examples
+    --------
+    >>> from capacity import p2_program, solve
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> program = p2_program(jobs, Machines([[2]]))
+    >>> program
+    LinearProgram(P2 (pooled, k=2, H=6): 17 variables (0 integer), 9 rows, 34 nonzeros,
+    minimize)
+    >>> solve(program).value
+    15.0
     """
     kf = check_k(k)
     memory = _check_inputs(jobs, machines, memory)
@@ -279,6 +376,59 @@ def p1_program(jobs: JobSet, machines: Machines, k: float = 2, *,
     (loaded): 20 jobs x 20 slots in 2-3.5 s; 40 x 35 is not proven in 60 s (gap 2-4%:
     pass ``time_limit`` and read ``lower``). With memory (three machines, memory
     binding, loaded) 10 jobs take 3-18 s and 20 jobs are not proven in 30 s.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    k : float, default 2
+        The exponent k of the objective sum_j (c_j - a_j)^k, a finite number >= 1.
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+    horizon : int or None, default None
+        Slots H of the program, at least max_j (a_j + p_j); None:
+        :func:`offline_horizon`.
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (:data:`MAX_VARIABLES` = 2,000,000).
+
+    Returns
+    -------
+    LinearProgram
+        A MILP with blocks ``u`` (and ``z`` with memory), ``e`` (completion flags) and
+        ``W`` (cumulative work); rows as in :func:`p2_program` plus ``order``,
+        ``cumulative``, ``complete`` and ``after``.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given, ``k`` is not a finite number >= 1, the weights over the horizon exceed
+        1e15, or ``horizon`` is not a whole number of slots or is shorter than
+        max_j (a_j + p_j).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables``.
+
+    References
+    ----------
+    XLL21, Sec. II-B, eqs. (4a)-(4f) (P1).
+
+    Examples
+    --------
+    >>> from capacity import p1_program, solve
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> program = p1_program(jobs, Machines([[2]]))
+    >>> program.is_mip, program.constant   # sum_j (H - a_j)^2 with H = 6
+    (True, 97.0)
+    >>> solve(program).value   # sum_j (c_j - a_j)^2 at c = (2, 2, 3)
+    12.0
     """
     kf = check_k(k)
     memory = _check_inputs(jobs, machines, memory)
@@ -340,7 +490,55 @@ def list_schedule(jobs: JobSet, machines: Machines, *, memory: bool | None = Non
     ``max_variables`` x :data:`DENSE_FACTOR` entries); completion c_j per job. L <=
     :func:`offline_horizon`: every slot of (A, L] is full or serves each job there at
     min(d_j, what is left), the argument of its proof; with memory every busy slot serves
-    a core-unit (the first job in the order fits some machine alone)."""
+    a core-unit (the first job in the order fits some machine alone).
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+    max_variables : int, default MAX_VARIABLES
+        Refuse a schedule whose dense array would hold more than ``max_variables``
+        times ``DENSE_FACTOR`` (10) entries.
+
+    Returns
+    -------
+    u : numpy.ndarray
+        Cores per job and slot, (N, L) pooled or (N, M, L) with memory.
+    completion : numpy.ndarray
+        The completion slot c_j of each job (int64, input order).
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) When the dense array would be too large.
+
+    References
+    ----------
+    XLL21, Sec. II-B, eqs. (4b)-(4f) (the constraints the schedule keeps).
+
+    Examples
+    --------
+    >>> from capacity import list_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> u, completion = list_schedule(jobs, Machines([[2]]))
+    >>> u.tolist()
+    [[0.0, 0.0, 1.0, 1.0], [2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0]]
+    >>> completion.tolist()
+    [4, 1, 2]
+    """
     mem = _check_inputs(jobs, machines, memory)
     segments, completion = _list_segments(jobs, machines, mem)
     L = int(completion.max())
@@ -429,7 +627,42 @@ def optimum_lower_bound(jobs: JobSet, k: float = 2, *, program: str = "P1") -> f
     most d_j cores (rate 1) per slot from a_j + 1 on, so f_j >= p_j and OPT_P1 >=
     sum_j p_j^k; the weights of eq. (5) increase in t, so its fractional flowtime is at
     least that of full rate in slots a_j + 1..a_j + p_j, (1^k + ... + p_j^k) / p_j +
-    p_j^k, and OPT_P2 >= the sum of those."""
+    p_j^k, and OPT_P2 >= the sum of those.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs (only the processing times p_j are read).
+    k : float, default 2
+        The exponent of the l_k norm, a finite number >= 1.
+    program : {"P1", "P2"}, default "P1"
+        Which optimum to bound.
+
+    Returns
+    -------
+    float
+        sum_j p_j^k (P1), or sum_j ((1^k + ... + p_j^k) / p_j + p_j^k) (P2).
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not a finite number >= 1, ``program`` is not "P1" or "P2", or
+        ``jobs`` is not a ``theory.JobSet``.
+
+    References
+    ----------
+    XLL21, Sec. II-B, eq. (4a) and Sec. II-C, eq. (5).
+
+    Examples
+    --------
+    >>> from capacity import optimum_lower_bound
+    >>> from theory import JobSet
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> optimum_lower_bound(jobs)   # 2^2 + 1 + 1
+    6.0
+    >>> print(optimum_lower_bound(jobs, program="P2"))   # (1 + 4) / 2 + 4 + 2 + 2
+    10.5
+    """
     kf = check_k(k)
     if program not in ("P1", "P2"):
         raise ValueError(f"program must be 'P1' or 'P2', got {program!r}")
@@ -550,7 +783,73 @@ def p2_optimum(jobs: JobSet, machines: Machines, k: float = 2, *,
 
     ``seconds`` covers the whole call (``extra["build_seconds"]``,
     ``extra["solve_seconds"]``). ``memory_budget`` bounds the bytes of the program
-    (:data:`capacity.programs.BYTES_PER_NONZERO`)."""
+    (:data:`capacity.programs.BYTES_PER_NONZERO`).
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    k : float, default 2
+        The exponent of eq. (5), a finite number >= 1.
+    integer : bool or None, default None
+        Integer cores, as in :func:`p2_program`.
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+    horizon : int or None, default None
+        Slots H of the program, at least max_j (a_j + p_j); None:
+        :func:`offline_horizon`. A shorter horizon than that gives status
+        "horizon_limit".
+    method : {"highs", "cvxpy"}, default "highs"
+        The solver (:func:`capacity.solve`).
+    time_limit : float or None, default DEFAULT_TIME_LIMIT
+        Seconds for the whole call, building included (60; None: no limit).
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (:data:`MAX_VARIABLES` = 2,000,000).
+    memory_budget : float, default MEMORY_BUDGET
+        Refuse a program whose building needs more bytes (8 GiB).
+
+    Returns
+    -------
+    ProgramResult
+        ``value`` = the fractional flowtime of the schedule returned, ``lower`` and
+        ``upper``, ``status``, ``solution`` (``u``, ``y``, with memory ``z``) and the
+        ``extra`` entries above.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given, ``k`` is not a finite number >= 1, the weights over the horizon exceed
+        1e15, ``horizon`` is not a whole number of slots or is shorter than
+        max_j (a_j + p_j), or ``time_limit`` is not a number > 0.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables`` or ``memory_budget``.
+    capacity.ProgramError
+        When the program is infeasible (a ``horizon`` too short to serve the jobs) or
+        the solver fails.
+
+    References
+    ----------
+    XLL21, Sec. II-C (P2, eq. (5)), and eq. (6), OPT_P2 <= 2 OPT_P1.
+
+    Examples
+    --------
+    >>> from capacity import p2_optimum
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> res = p2_optimum(jobs, Machines([[2]]))
+    >>> res.status, res.value, res.lower, res.upper
+    ('optimal', 15.0, 15.0, 15.0)
+    >>> res.extra["completion"].tolist(), res.extra["lk_sum"]
+    ([2, 2, 3], 12.0)
+    """
     return _optimum("P2", jobs, machines, k, memory, horizon, method, time_limit,
                     max_variables, memory_budget, integer)
 
@@ -562,6 +861,73 @@ def p1_optimum(jobs: JobSet, machines: Machines, k: float = 2, *,
                memory_budget: float = MEMORY_BUDGET) -> ProgramResult:
     """OPT*_P1 (XLL21 eq. (4a)) by :func:`p1_program`; fields, time limit and statuses as
     in :func:`p2_optimum`. At a ``time_limit`` HiGHS's incumbent (or the list schedule,
-    if better) comes back with ``status="time_limit"`` and the dual bound as ``lower``."""
+    if better) comes back with ``status="time_limit"`` and the dual bound as ``lower``.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: arrival slots a_j, processing times p_j (slots at full rate), demands
+        d_j (cores, ``demand[:, 0]``) and m_j (memory, ``demand[:, 1]``), all integers;
+        weights 1.
+    machines : theory.Machines
+        The machines: cores C_i (and memory M_i), integers.
+    k : float, default 2
+        The exponent k of sum_j (c_j - a_j)^k, a finite number >= 1.
+    memory : bool or None, default None
+        Model memory (z variables, rows (4c)); None: when both the jobs and the
+        machines have a second resource; False drops it.
+    horizon : int or None, default None
+        Slots H of the program, at least max_j (a_j + p_j); None:
+        :func:`offline_horizon`. A shorter horizon than that gives status
+        "horizon_limit".
+    method : {"highs", "cvxpy"}, default "highs"
+        The solver (:func:`capacity.solve`).
+    time_limit : float or None, default DEFAULT_TIME_LIMIT
+        Seconds for the whole call, building included (60; None: no limit).
+    max_variables : int, default MAX_VARIABLES
+        Refuse a program with more variables (:data:`MAX_VARIABLES` = 2,000,000).
+    memory_budget : float, default MEMORY_BUDGET
+        Refuse a program whose building needs more bytes (8 GiB).
+
+    Returns
+    -------
+    ProgramResult
+        ``value`` = sum_j (c_j - a_j)^k of the schedule returned, ``lower``, ``upper``,
+        ``status``, ``solution`` (the blocks of :func:`p1_program` and ``y``) and the
+        ``extra`` entries of :func:`p2_optimum`.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` and ``machines`` are not a ``theory.JobSet`` and a
+        ``theory.Machines`` with integer fields, unit weights and d_j >= 1, a job fits
+        no machine, ``memory=True`` lacks a second resource or a third resource is
+        given, ``k`` is not a finite number >= 1, the weights over the horizon exceed
+        1e15, ``horizon`` is not a whole number of slots or is shorter than
+        max_j (a_j + p_j), or ``time_limit`` is not a number > 0.
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) Above ``max_variables`` or ``memory_budget``.
+    capacity.ProgramError
+        When the program is infeasible (a ``horizon`` too short to serve the jobs) or
+        the solver fails.
+
+    References
+    ----------
+    XLL21, Sec. II-B, eqs. (4a)-(4f) (P1).
+
+    Examples
+    --------
+    Three jobs on one machine of 2 cores: running jobs 0 and 1 side by side (one core
+    each) and then job 2 gives flowtimes 2, 2, 2.
+
+    >>> from capacity import p1_optimum
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[1], [2], [2]])
+    >>> res = p1_optimum(jobs, Machines([[2]]))
+    >>> res.status, res.value, res.lower
+    ('optimal', 12.0, 12.0)
+    >>> res.extra["completion"].tolist(), res.extra["flowtime"].tolist()
+    ([2, 2, 3], [2.0, 2.0, 2.0])
+    """
     return _optimum("P1", jobs, machines, k, memory, horizon, method, time_limit,
                     max_variables, memory_budget)

@@ -37,7 +37,41 @@ __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsac
 
 @dataclass(frozen=True)
 class KnapsackResult:
-    """Best configuration found and whether the search proved it optimal."""
+    """Best configuration found and whether the search proved it optimal.
+
+    What :func:`knapsack_bb`, :func:`knapsack_dp` and :func:`max_weight_configuration`
+    return (frozen).
+
+    Parameters
+    ----------
+    value : float or int
+        ``<values, config>``: a float for float values, an int for integer data
+        (exact). With a ``threshold`` and nothing above it, the threshold itself.
+    config : numpy.ndarray
+        The best configuration, int64, jobs per type (all zero when nothing beats the
+        threshold).
+    proven : bool
+        The search finished, so ``value`` is the maximum; False when the node budget
+        ran out first.
+    nodes : int
+        Branch-and-bound nodes visited (for :func:`knapsack_dp`, the capacity C).
+    improving : sequence of numpy.ndarray
+        Configurations found above the threshold (dense rows; :func:`knapsack_dp` may
+        return a ``ConfigurationRows``, a sequence of them): the columns that column
+        generation adds.
+
+    References
+    ----------
+    PG21, Sec. III-A, Def. 1 (feasible configurations) and Def. 2, eq. (5) (their
+    weight); Martello and Toth, *Knapsack Problems*, 1990, ch. 3.6.
+
+    Examples
+    --------
+    >>> from capacity import max_weight_configuration
+    >>> res = max_weight_configuration([3.0, 2.0], [0.4, 0.3], 1.0)
+    >>> res.value, res.config.tolist(), res.proven
+    (7.0, [1, 2], True)
+    """
 
     value: float
     config: np.ndarray  # int64, one entry per type
@@ -242,16 +276,69 @@ def knapsack_bb(
     """Branch and bound for ``max <values, k>`` s.t. ``sizes^T k <= capacity``, k integer
     (and ``k <= bounds`` when given: the bounded knapsack).
 
+    Depth-first branch and bound over the types sorted by efficiency, with the Dantzig
+    bound in every resource and in the surrogate (capacity-normalised sum) resource;
+    the kernel is compiled with numba on its first call.
+
     Parameters
     ----------
-    values : (T,) float, or int64 with ``exact=True``.
-    sizes : (T, D) float, or int64 with ``exact=True``; capacity : (D,).
-    threshold : only configurations worth more than this are searched for (returns
-        value ``threshold`` and a zero config when none exists). Default: 0.
-    exact : integer data; the leaf test is exact and pruning keeps a safety margin so
+    values : array_like, shape (T,)
+        The value of one job of each type: floats, or int64 with ``exact=True``.
+        Types of value <= 0 are never taken.
+    sizes : array_like, shape (T, D) or (T,)
+        Sizes per type and resource (``>= 0``): floats, or int64 with ``exact=True``.
+    capacity : array_like, shape (D,)
+        Capacity per resource (``> 0``), in the units of ``sizes``.
+    threshold : float or int or None, default None
+        Only configurations worth more than this are searched for (returns value
+        ``threshold`` and a zero config when none exists). None: 0.
+    node_limit : int, default 5000000
+        Most nodes to visit; beyond it the search stops with ``proven=False``.
+    max_keep : int, default 8
+        Most improving configurations kept in ``improving``.
+    exact : bool, default False
+        Integer data; the leaf test is exact and pruning keeps a safety margin so
         that a float rounding in the bound can never discard a better configuration.
-    rtol : relative feasibility tolerance for float data (0 for integer-valued floats).
-    bounds : (T,) non-negative integers, most copies of each type (default: none).
+    rtol : float, default FEASIBILITY_RTOL
+        Relative feasibility tolerance for float data (0 for integer-valued floats):
+        a load fits when it is at most ``capacity * (1 + rtol)``.
+    bounds : array_like of int or None, default None
+        Shape (T,), non-negative: the most copies of each type (None: as many as fit).
+
+    Returns
+    -------
+    KnapsackResult
+        The best configuration, its value, ``proven`` and the improving
+        configurations found.
+
+    Raises
+    ------
+    ValueError
+        If an array is empty, not numeric, not finite or of inconsistent shape, a size
+        is negative or a capacity not positive, ``bounds`` are not T non-negative
+        integers, or ``exact=True`` is given non-integer data.
+
+    References
+    ----------
+    Martello and Toth, *Knapsack Problems*, 1990, ch. 3.6 (unbounded knapsack);
+    the pricing problem of PG21, Sec. III-A, eq. (4) and the MaxWeight step of
+    PG21, Def. 2, eq. (5).
+
+    Examples
+    --------
+    >>> from capacity import knapsack_bb
+    >>> res = knapsack_bb([3.0, 2.0], [[0.4], [0.3]], [1.0])
+    >>> res.value, res.config.tolist(), res.proven
+    (7.0, [1, 2], True)
+    >>> knapsack_bb([3.0, 2.0], [[0.4], [0.3]], [1.0], threshold=7.0).config.tolist()
+    [0, 0]
+
+    Two resources, at most one job of each type:
+
+    >>> res = knapsack_bb([3.0, 2.0, 4.0], [[0.4, 0.1], [0.3, 0.5], [0.5, 0.5]],
+    ...                   [1.0, 1.0], bounds=[1, 1, 1])
+    >>> res.value, res.config.tolist()
+    (7.0, [1, 0, 1])
     """
     v, W, cap = _checked(values, sizes, capacity)
     T, D = W.shape
@@ -658,6 +745,51 @@ def knapsack_dp(values: np.ndarray, sizes: np.ndarray, capacity: int, *,
     ``full_columns`` (float values): the best configurations through each type that
     fill the capacity exactly, when any exceeds the threshold; otherwise as above.
     The same table answers both (exact-fill, its running maximum the usual one).
+
+    Parameters
+    ----------
+    values : array_like, shape (T,)
+        The value of one job of each type (ints give an exact int ``value``, floats a
+        float one). Types of value <= 0 or larger than the capacity are never taken.
+    sizes : array_like of int, shape (T,)
+        Non-negative integer sizes.
+    capacity : int
+        The integer capacity C, at most ``DP_MAX_CAPACITY`` (5e7).
+    per_type_threshold : float or None, default None
+        With ``max_columns > 0``: return in ``improving``, for each type, the best
+        configuration containing it whose value exceeds this threshold.
+    max_columns : int, default 0
+        Most configurations returned in ``improving`` (best first).
+    full_columns : bool, default False
+        Prefer the configurations that fill the capacity exactly (float values only).
+
+    Returns
+    -------
+    KnapsackResult
+        The best configuration and its value, always ``proven``; ``nodes`` is C.
+
+    Raises
+    ------
+    ValueError
+        If the sizes or the capacity are not integers (or the capacity is more than one
+        number), the capacity exceeds ``DP_MAX_CAPACITY``, a type of size 0 has a
+        positive value (the knapsack is then unbounded), ``full_columns=True`` is given
+        integer values, or an array is empty, not finite or of inconsistent shape.
+
+    References
+    ----------
+    Martello and Toth, *Knapsack Problems*, 1990, ch. 3.6; the exact dual check of
+    docs/design.md, section Certificates.
+
+    Examples
+    --------
+    >>> from capacity import knapsack_dp
+    >>> res = knapsack_dp([3, 2], [4, 3], 10)
+    >>> res.value, res.config.tolist(), res.proven
+    (7, [1, 2], True)
+    >>> res = knapsack_dp([3.0, 2.0], [4, 3], 10, per_type_threshold=5.0, max_columns=4)
+    >>> [k.tolist() for k in res.improving]
+    [[1, 2]]
     """
     v, W, cap = _checked(values, sizes, capacity)
     w = W.reshape(-1)
@@ -882,6 +1014,42 @@ def max_weight_configuration(
 
     This is the MaxWeight configuration of PG21 Def. 2 over the full set K; the
     result is proven optimal (raises ``RuntimeError`` if the search budget runs out).
+    :func:`knapsack_bb` with threshold 0 on float data.
+
+    Parameters
+    ----------
+    values : array_like, shape (T,)
+        The weight of one job of each type (e.g. the queue lengths Q_j of eq. (5)).
+    sizes : array_like, shape (T,) or (T, D)
+        Job sizes per type (and resource), ``>= 0``.
+    capacity : float or array_like, shape (D,)
+        Server capacity per resource, ``> 0``.
+
+    Returns
+    -------
+    KnapsackResult
+        The maximum-weight feasible configuration (``proven`` is True); the zero
+        configuration, value 0, when no value is positive.
+
+    Raises
+    ------
+    ValueError
+        On invalid arrays (as :func:`knapsack_bb`).
+    RuntimeError
+        If the search exceeds its node budget before proving the maximum.
+
+    References
+    ----------
+    PG21, Sec. III-A, Def. 2, eq. (5) (the weight ``<k, Q>`` of a configuration).
+
+    Examples
+    --------
+    Queue lengths 3 and 2 of jobs of size 0.4 and 0.3 on a unit server:
+
+    >>> from capacity import max_weight_configuration
+    >>> res = max_weight_configuration([3.0, 2.0], [0.4, 0.3], 1.0)
+    >>> res.value, res.config.tolist()
+    (7.0, [1, 2])
     """
     res = knapsack_bb(np.asarray(values, dtype=float), np.asarray(sizes, dtype=float),
                       np.atleast_1d(np.asarray(capacity, dtype=float)), threshold=0.0)

@@ -92,7 +92,36 @@ def check_program_memory(nonzeros: float, memory_budget: float, what: str) -> No
 
 class ProgramError(RuntimeError):
     """The program has no solution to return (infeasible, unbounded, solver failure,
-    limit reached with no incumbent); ``status`` keeps the solver's status."""
+    limit reached with no incumbent); ``status`` keeps the solver's status.
+
+    Raised by :func:`solve` and the programs built on it (the XLL21 and FL24 optima,
+    :func:`capacity.solve_volume_knapsack` with ``method="exact"``). A
+    ``RuntimeError``: the command line reports it with exit status 3.
+
+    Parameters
+    ----------
+    message : str
+        What failed, naming the program and the solver's status in words.
+    status : str, default ""
+        The solver's status as it gave it (``"Infeasible"``, ``"solver_error"``,
+        ``"invalid_solution"``, ...), kept as the attribute ``status``.
+
+    References
+    ----------
+    docs/design.md, sections Programs and Errors.
+
+    Examples
+    --------
+    >>> from capacity import ProgramBuilder, ProgramError, solve
+    >>> B = ProgramBuilder("impossible")
+    >>> x = B.add_variables("x", (1,), lower=2.0)
+    >>> B.add_terms(B.add_rows("cap", (), upper=1.0), x)   # x <= 1 and x >= 2
+    >>> try:
+    ...     solve(B.build())
+    ... except ProgramError as e:
+    ...     print(e, "|", e.status)
+    impossible: no solution (HiGHS status Infeasible) | Infeasible
+    """
 
     def __init__(self, message: str, status: str = ""):
         super().__init__(message)
@@ -164,7 +193,55 @@ class ProgramResult:
     """Answer of a program: ``value`` is the objective of ``solution``; ``lower`` and
     ``upper`` bound the optimum (equal when solved to optimality; for a MILP stopped at
     a limit, the dual bound and the incumbent). ``solution`` and ``duals`` map block
-    names to arrays (``duals`` None for MILPs and QPs)."""
+    names to arrays (``duals`` None for MILPs and QPs).
+
+    Frozen; returned by :func:`solve` and by the XLL21 and FL24 optima, which add
+    their own entries to ``solution`` and ``extra``.
+
+    Parameters
+    ----------
+    status : str
+        ``"optimal"``, or the limit that stopped the solver (``"time_limit"``,
+        ``"node_limit"``, ...); the offline optima also use ``"horizon_limit"`` and
+        ``"solver_tolerance"``.
+    value : float
+        The objective of ``solution`` (NaN when an optimum found no schedule).
+    lower, upper : float
+        Proven bounds on the optimum (``-inf`` / ``inf`` when none is known).
+    solution : dict of str to numpy.ndarray
+        The solution per variable block, in the block's shape (0 where the block has
+        no variable).
+    duals : dict of str to numpy.ndarray or None
+        Shadow prices per row block (LPs only; the sign convention of
+        :mod:`capacity.programs`): the derivative of the optimal value with respect
+        to the row's active bound.
+    method : str
+        ``"highs"`` or ``"cvxpy"`` (``"none"`` when no solver ran).
+    solver : str
+        The solver and its version.
+    seconds : float
+        Wall-clock seconds of the call.
+    extra : dict, default {}
+        Facts about the run: ``max_violation`` of the re-check, sizes, the MILP dual
+        bound, and what the offline optima add.
+
+    References
+    ----------
+    docs/design.md, section Programs.
+
+    Examples
+    --------
+    >>> from capacity import ProgramBuilder, solve
+    >>> B = ProgramBuilder("tiny", sense="maximize")
+    >>> x = B.add_variables("x", (2,), upper=[3.0, 1.0], cost=[1.0, 2.0])
+    >>> B.add_terms(B.add_rows("budget", (), upper=3.0), x)
+    >>> res = solve(B.build())
+    >>> res
+    ProgramResult(status='optimal', value=4, bounds=[4, 4], method='highs', seconds=...,
+    solution={x: 2})
+    >>> res.solution["x"].tolist(), float(res.duals["budget"]), res.gap
+    ([2.0, 1.0], 1.0, 0.0)
+    """
 
     status: str
     value: float
@@ -182,7 +259,7 @@ class ProgramResult:
 
     @property
     def gap(self) -> float:
-        """(upper - lower) / max(1, |value|)."""
+        """``(upper - lower) / max(1, abs(value))``."""
         return (self.upper - self.lower) / max(1.0, abs(self.value))
 
     def __repr__(self) -> str:
@@ -211,7 +288,62 @@ class ProgramResult:
 class LinearProgram:
     """``sense`` c^T x + ``constant`` s.t. ``row_lower <= A x <= row_upper``,
     ``col_lower <= x <= col_upper``, x_j integer where ``integrality`` (see module
-    docstring). ``variables`` / ``rows``: block name -> index array (``-1``: absent)."""
+    docstring). ``variables`` / ``rows``: block name -> index array (``-1``: absent).
+
+    Frozen and validated on construction; usually made by :class:`ProgramBuilder`
+    and run by :func:`solve`.
+
+    Parameters
+    ----------
+    c : numpy.ndarray
+        Objective coefficients, one per variable (finite).
+    A : scipy.sparse.csr_matrix
+        The constraint matrix, rows by variables (finite entries).
+    row_lower, row_upper : numpy.ndarray
+        Bounds on ``A x``, one per row (``-inf`` / ``inf`` for none).
+    col_lower, col_upper : numpy.ndarray
+        Bounds on ``x``, one per variable.
+    integrality : numpy.ndarray
+        Booleans, True where the variable is integer (then a MILP).
+    variables : mapping of str to numpy.ndarray
+        Named blocks of variables: an index array of the block's shape, -1 where the
+        model has no variable.
+    rows : mapping of str to numpy.ndarray
+        Named blocks of rows, likewise.
+    constant : float, default 0.0
+        Added to the objective.
+    sense : {"minimize", "maximize"}, default "minimize"
+        The direction of optimisation.
+    name : str, default ""
+        Shown in messages and the repr.
+
+    Raises
+    ------
+    ValueError
+        If ``sense`` is unknown, ``A`` is not sparse of shape (rows, variables), a
+        bound or ``integrality`` has the wrong length, a coefficient is not finite, a
+        lower bound exceeds its upper bound, or a block indexes outside the program.
+
+    References
+    ----------
+    docs/design.md, section Programs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> from capacity import LinearProgram, solve
+    >>> lp = LinearProgram(c=np.array([1.0, 2.0]), A=sp.csr_matrix([[1.0, 1.0]]),
+    ...                    row_lower=np.array([-np.inf]), row_upper=np.array([3.0]),
+    ...                    col_lower=np.zeros(2), col_upper=np.array([3.0, 1.0]),
+    ...                    integrality=np.zeros(2, dtype=bool),
+    ...                    variables={"x": np.array([0, 1])}, rows={"budget": np.array(0)},
+    ...                    sense="maximize", name="tiny")
+    >>> lp
+    LinearProgram(tiny: 2 variables (0 integer), 1 rows, 2 nonzeros, maximize)
+    >>> solve(lp).value
+    4.0
+    """
 
     c: np.ndarray
     A: sp.csr_matrix
@@ -273,7 +405,7 @@ class LinearProgram:
         return float(self.c @ x + self.constant)
 
     def violation(self, x: np.ndarray) -> float:
-        """Largest violation of a row or bound by ``x``, each relative to 1 + |bound|."""
+        """Largest violation of a row or bound by ``x``, each relative to ``1 + abs(bound)``."""
         ax = self.A @ x
         worst = 0.0
         for val, lo, hi in ((ax, self.row_lower, self.row_upper),
@@ -298,7 +430,41 @@ class LinearProgram:
 
 class ProgramBuilder:
     """Collects variable blocks, row blocks and coefficients (COO triplets), then
-    :meth:`build` makes the :class:`LinearProgram`."""
+    :meth:`build` makes the :class:`LinearProgram`.
+
+    :meth:`add_variables` and :meth:`add_rows` return index arrays of the block's
+    shape (``-1`` outside a mask); :meth:`add_terms` adds coefficients
+    ``A[rows, cols] += values`` with numpy broadcasting, so a whole block of rows is
+    written in one call; :meth:`build` sums duplicate entries into a CSR matrix.
+
+    Parameters
+    ----------
+    name : str, default ""
+        The program's name (messages, repr).
+    sense : {"minimize", "maximize"}, default "minimize"
+        The direction of optimisation (checked by :meth:`build`).
+
+    References
+    ----------
+    docs/design.md, section Programs.
+
+    Examples
+    --------
+    Maximise x_0 + 2 x_1 with x_0 + x_1 <= 3, 0 <= x_0 <= 3, 0 <= x_1 <= 1:
+
+    >>> from capacity import ProgramBuilder, solve
+    >>> B = ProgramBuilder("tiny", sense="maximize")
+    >>> x = B.add_variables("x", (2,), upper=[3.0, 1.0], cost=[1.0, 2.0])
+    >>> row = B.add_rows("budget", (), upper=3.0)
+    >>> B.add_terms(row, x)
+    >>> lp = B.build()
+    >>> lp
+    LinearProgram(tiny: 2 variables (0 integer), 1 rows, 2 nonzeros, maximize)
+    >>> lp.A.toarray().tolist()
+    [[1.0, 1.0]]
+    >>> solve(lp).solution["x"].tolist()
+    [2.0, 1.0]
+    """
 
     def __init__(self, name: str = "", sense: str = "minimize"):
         self.name, self.sense = name, sense
@@ -396,6 +562,56 @@ def solve(program: LinearProgram, *, method: str = "highs", time_limit: float | 
     at the limit returns its incumbent with ``status="time_limit"`` and the dual bound as
     ``lower`` (``upper`` for a maximisation). Raises :class:`ProgramError` when there is
     no solution to return.
+
+    Every answer is re-checked: integer variables must come back within 1e-5 of an
+    integer (and are snapped to it), and the solution may break no row or bound by
+    more than ``FEASIBILITY_TOL`` = 1e-5 times ``1 + |bound|``.
+
+    Parameters
+    ----------
+    program : LinearProgram
+        The program to solve.
+    method : {"highs", "cvxpy"}, default "highs"
+        ``"highs"``: highspy, the CSR matrix passed whole; ``"cvxpy"``: the same
+        matrices as a cvxpy problem (HiGHS for MILPs, cvxpy's default solver for LPs).
+    time_limit : float or None, default None
+        Seconds for the solver (None: no limit).
+    mip_gap : float, default 0.0
+        Relative optimality gap at which a MILP stops, in [0, 1).
+
+    Returns
+    -------
+    ProgramResult
+        ``value``, ``lower``, ``upper``, the solution and (LPs) the duals per block.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``method``, a ``time_limit`` that is not a finite number > 0,
+        or a ``mip_gap`` outside [0, 1).
+    ProgramError
+        When there is no solution to return: infeasible, unbounded, a solver failure,
+        a limit reached with no incumbent, or an answer that fails the re-check.
+
+    References
+    ----------
+    docs/design.md, section Programs.
+
+    Examples
+    --------
+    >>> from capacity import ProgramBuilder, solve
+    >>> B = ProgramBuilder("tiny", sense="maximize")
+    >>> x = B.add_variables("x", (2,), upper=[3.0, 1.0], cost=[1.0, 2.0])
+    >>> B.add_terms(B.add_rows("budget", (), upper=3.0), x)
+    >>> res = solve(B.build())
+    >>> res.status, res.value, res.solution["x"].tolist()
+    ('optimal', 4.0, [2.0, 1.0])
+
+    The dual of the binding row is the derivative of the optimum in its bound: one
+    more unit of budget buys one more unit of x_0.
+
+    >>> float(res.duals["budget"])
+    1.0
     """
     _check_options(method, time_limit, mip_gap)
     t0 = time.perf_counter()

@@ -42,8 +42,39 @@ class ServerClass:
     """``count`` identical servers of capacity ``capacity`` (a scalar for one resource,
     or one entry per resource), one class of PG18 eq. (2).
 
+    Frozen; a capacity given as a list is stored as a tuple. Servers of one class share
+    the set of feasible configurations K_l of PG18 eq. (2).
+
+    Parameters
+    ----------
+    capacity : number or sequence of numbers
+        The capacity of each server: one positive number (one resource), or a flat
+        list with one positive number per resource, in the units of the job sizes.
+        Fractions, ints and decimal or ratio strings are exact.
+    count : int, default 1
+        How many such servers, a positive integer.
+
+    Raises
+    ------
+    ValueError
+        If ``capacity`` is empty, nested, not a number or not positive, or ``count``
+        is not a positive integer.
+
+    References
+    ----------
+    PG18, Sec. II, eq. (2) (the sets K_l of the servers).
+
+    Examples
+    --------
+    >>> from capacity import ServerClass
     >>> ServerClass((10, 10)).count
     1
+    >>> ServerClass(capacity=[10, 10], count=3)
+    ServerClass(capacity=(10, 10), count=3)
+    >>> ServerClass(capacity=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: ServerClass capacity must be positive, got 0
     """
 
     capacity: object
@@ -93,17 +124,39 @@ def _server_class(s: object, D: int) -> ServerClass:
 class CapacityRegion:
     """The supportable-workload region C of PG18 eq. (2).
 
+    Servers with the same capacity vector are merged into one class (``classes``, a
+    list of ``(capacity vector, count)``). Membership, the largest scaling of a
+    direction and the boundary are the configuration LP of
+    :func:`capacity.solve_configuration_lp`, each answer certified.
+
     Parameters
     ----------
-    sizes : demand vector s_j of every job type (scalars for one resource).
-    servers : a list of :class:`ServerClass` entries, of bare capacities (one server
+    sizes : sequence
+        The demand vector s_j of every job type: numbers for one resource, or one
+        sequence per type with one entry per resource, in the units of the capacities.
+    servers : sequence
+        A list of :class:`ServerClass` entries, of bare capacities (one server
         each: a scalar, or one entry per resource), or of unambiguous
         ``(capacity, count)`` pairs: ``(10, 10)`` for one resource is 10 servers of
         capacity 10, ``((10, 10), 3)`` for two resources is three servers (10, 10).
         A flat pair of two numbers for two resources is refused as ambiguous.
 
+    Raises
+    ------
+    ValueError
+        If ``sizes`` is empty or malformed, ``servers`` is empty, or an entry of
+        ``servers`` is neither a capacity nor a ``(capacity, count)`` pair, is an
+        ambiguous flat pair for two resources, or has a count that is not a positive
+        integer.
+
+    References
+    ----------
+    PG18, Sec. II, eqs. (2)-(3); the example is the 10-server system of PG18, Sec. III
+    (Fig. 1b), whose workload (20.8, 10.4) lies in the interior of C.
+
     Examples
     --------
+    >>> from capacity import CapacityRegion, ServerClass
     >>> R = CapacityRegion([2, 5], [ServerClass(capacity=10, count=10)])  # PG18 Sec. III
     >>> R.contains([20.8, 10.4])
     True

@@ -17,7 +17,36 @@ __all__ = ["MixtureTerm", "CapacityResult", "lemma2_cap", "cap_by_lemma2"]
 
 @dataclass(frozen=True)
 class MixtureTerm:
-    """One configuration of the optimal mixture: ``weight`` of server class ``server_class``."""
+    """One configuration of the optimal mixture: ``weight`` of server class ``server_class``.
+
+    The configuration LP's optimum is a mixture of feasible configurations (PG21
+    Def. 1): a class-``c`` server holds ``config`` (jobs per type) a fraction ``weight``
+    of the time, and the weights of one class sum to at most 1.
+
+    Parameters
+    ----------
+    server_class : int
+        Index of the server class (0 for identical servers; the order of
+        :attr:`capacity.CapacityRegion.classes`).
+    config : numpy.ndarray
+        The configuration k, int64, one count of jobs per type.
+    weight : float or Fraction
+        Its weight p_ck in [0, 1]: a float from the LP solver, a Fraction when
+        snapped to a rational.
+
+    References
+    ----------
+    PG21, Sec. III-A, Def. 1 and eq. (4); PG18, Sec. II, eq. (2).
+
+    Examples
+    --------
+    >>> from capacity import rho_star
+    >>> term = rho_star(["0.4", "0.6"], ["1/2", "1/2"]).mixture[0]
+    >>> term.server_class, term.config.tolist(), term.weight
+    (0, [1, 1], 1.0)
+    >>> term.as_dict()
+    {'server_class': 0, 'weight': 1.0, 'config': {0: 1, 1: 1}}
+    """
 
     server_class: int
     config: np.ndarray  # int64 count per type
@@ -51,13 +80,80 @@ def _short_num(x: Any) -> str:
 class CapacityResult:
     """Optimum of a configuration LP with its certificate.
 
-    ``value`` is the LP optimum t* (for :func:`capacity.rho_star`, rho* itself);
+    ``value`` is the LP optimum ``t*`` (for :func:`capacity.rho_star`, ``rho*`` itself);
     ``lower <= t* <= upper`` is proven by the certificate: ``lower`` from the primal
     ``mixture`` (feasible configurations whose weights sum to at most 1 per server
     class), ``upper`` from the ``dual`` prices (no feasible configuration prices above
     ``dual_bound`` of its class). ``certified`` is True when both checks passed and
     the bounds agree to ``CERT_RTOL``; ``exact_check`` says they were done in rational
-    arithmetic.
+    arithmetic. Frozen; built by the solvers, not by users.
+
+    Parameters
+    ----------
+    value : float
+        The LP optimum found by the solver (the workload ``t*``, in jobs per unit of
+        service time for ``rho*``).
+    lower, upper : float or Fraction
+        The proven interval ``lower <= t* <= upper``: Fractions when the inputs were
+        exact and the check was done in rational arithmetic; ``upper`` is ``inf`` when
+        the dual check failed.
+    certified : bool
+        Both ends were re-checked and ``upper - lower <= CERT_RTOL * max(1, upper)``
+        (:func:`capacity.certification.is_certified`).
+    exact_check : bool
+        The checks were done in rational arithmetic.
+    status : str
+        ``"optimal"``, ``"time_limit"`` (stopped by :func:`capacity.time_limit`) or
+        ``"target reached"`` (stopped at a caller's target; never certified).
+    method : str
+        ``"enumerate"`` or ``"column-generation"``, the method that ran.
+    servers : int
+        Total number of servers over all classes.
+    sizes : list
+        The job sizes, one per type (a number for one resource, a tuple for several).
+    demand : list
+        The demand direction ``d`` (the type probabilities P for ``rho*``).
+    mixture : list of MixtureTerm
+        The primal mixture that proves ``lower``.
+    dual : numpy.ndarray
+        Prices ``y >= 0`` per type, scaled so that the largest class bound is 1.
+    dual_bound : list of float or Fraction
+        Per server class, the proven largest price of a feasible configuration.
+    iterations : int
+        Column-generation rounds (1 for enumeration).
+    columns : int
+        Configurations in the final master LP.
+    seconds : float
+        Wall-clock seconds of the solve and its certificate.
+    message : str, default ""
+        What the certificate checked, or why the answer is not certified.
+    extra : dict, default {}
+        Solver-specific facts, e.g. ``lemma2_bound`` and ``upper_from`` (PG21
+        Lemma 2) from :func:`capacity.rho_star`, ``z_lp`` from
+        :func:`capacity.bin_packing_lp`, ``stopped_at_target``.
+
+    See Also
+    --------
+    rho_star, solve_configuration_lp, certify
+
+    References
+    ----------
+    PG21, Sec. III-A, eq. (4) and Sec. IV-B, Lemma 2; PG18, Sec. II, eqs. (2)-(3);
+    docs/design.md, section Certificates.
+
+    Examples
+    --------
+    >>> from capacity import rho_star
+    >>> res = rho_star(["1/3", "1/2"], ["1/2", "1/2"], servers=2)
+    >>> res
+    CapacityResult(value=4.8, interval=[24/5, 24/5], certified=True, method='enumerate',
+    types=2, servers=2)
+    >>> res.lower, res.upper, res.exact_check, res.status
+    (Fraction(24, 5), Fraction(24, 5), True, 'optimal')
+    >>> float(res), res.gap
+    (4.8, 0.0)
+    >>> res.to_dict("rho_star")["certificate"]["lower_exact"]
+    '24/5'
     """
 
     value: float

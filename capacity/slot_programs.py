@@ -64,6 +64,55 @@ def p3_program(coeff: object, cores: object, memory: object, machine_cores: obje
     ``machine_memory`` may be None); with ``integer=False`` it is the LP that Lemma 1
     (eq. (22), corrected: see :func:`theory.slot_allocation.lemma1_rates`) solves in
     closed form, and :func:`p3_optimum` returns its duals.
+
+    Parameters
+    ----------
+    coeff : array_like, shape (N,)
+        coeff_j = w_j(t) - lambda_j(t) per job present (finite); negative coefficients
+        make serving worthwhile.
+    cores : array_like, shape (N,)
+        Core demands d_j (> 0; whole numbers when ``integer``).
+    memory : array_like, shape (N,), or None
+        Memory demands m_j (>= 0); None allowed when ``use_memory=False``.
+    machine_cores : array_like, shape (M,)
+        Cores C_i per machine (> 0; whole numbers when ``integer``).
+    machine_memory : array_like, shape (M,), or None
+        Memory M_i per machine (> 0, ``inf`` for no memory row); None allowed when
+        ``use_memory=False``.
+    remaining : array_like, shape (N,), or None, default None
+        Remaining processing p_j(t) (>= 0): adds the rows "remaining"; None: none.
+    use_memory : bool, default True
+        Model memory per machine (z binaries); False: the pooled z = 1 case.
+    integer : bool, default True
+        Integer cores u_j^i (4f); False: continuous rates.
+
+    Returns
+    -------
+    LinearProgram
+        Variable blocks ``u`` (cores: (N, M), or (N,) pooled) and ``z`` (with memory);
+        the row blocks named above.
+
+    Raises
+    ------
+    ValueError
+        If an input is not a vector of finite numbers of the right length, a core
+        demand or capacity is not positive (or not a whole number when ``integer``),
+        a memory demand or ``remaining`` is negative, or a machine memory is not
+        positive.
+
+    References
+    ----------
+    XLL21, Sec. III-A, eqs. (9)-(10) (P3), with constraints (4b)-(4d) and (4f);
+    Sec. IV-A, Lemma 1, eq. (22) (the pooled LP).
+
+    Examples
+    --------
+    Two jobs of 2 cores and 1 unit of memory, one machine of 3 cores and memory 1:
+
+    >>> from capacity import p3_program
+    >>> p3_program([-3.0, -1.0], [2, 2], [1, 1], [3], [1])
+    LinearProgram(P3 (memory, integer): 4 variables (4 integer), 6 rows, 10 nonzeros,
+    minimize)
     """
     c = _vector(coeff, "coeff")
     n = len(c)
@@ -111,7 +160,72 @@ def p3_optimum(coeff: object, cores: object, memory: object, machine_cores: obje
                time_limit: float | None = None) -> ProgramResult:
     """Optimum of :func:`p3_program`: ``solution["x"]`` (N, M) rates x_j^i = u_j^i / d_j
     and ``"z"`` with memory, ``solution["y"]`` (N,) = sum_i x_j^i always; duals (rows
-    "capacity", "remaining") for the pooled LP."""
+    "capacity", "remaining") for the pooled LP.
+
+    Parameters
+    ----------
+    coeff : array_like, shape (N,)
+        coeff_j = w_j(t) - lambda_j(t) per job present (finite); negative coefficients
+        make serving worthwhile.
+    cores : array_like, shape (N,)
+        Core demands d_j (> 0; whole numbers when ``integer``).
+    memory : array_like, shape (N,), or None
+        Memory demands m_j (>= 0); None allowed when ``use_memory=False``.
+    machine_cores : array_like, shape (M,)
+        Cores C_i per machine (> 0; whole numbers when ``integer``).
+    machine_memory : array_like, shape (M,), or None
+        Memory M_i per machine (> 0, ``inf`` for no memory row); None allowed when
+        ``use_memory=False``.
+    remaining : array_like, shape (N,), or None, default None
+        Remaining processing p_j(t) (>= 0): adds the rows "remaining"; None: none.
+    use_memory : bool, default True
+        Model memory per machine (z binaries); False: the pooled z = 1 case.
+    integer : bool, default True
+        Integer cores u_j^i (4f); False: continuous rates.
+    method : {"highs", "cvxpy"}, default "highs"
+        The solver (:func:`capacity.solve`).
+    time_limit : float or None, default None
+        Seconds for the solver (None: no limit).
+
+    Returns
+    -------
+    ProgramResult
+        ``value`` = eq. (9) at the optimum (sum_j coeff_j y_j), the solution blocks
+        above and, for the pooled LP, the duals (derivatives of the optimum in the
+        capacity, per core, and in each job's remaining work).
+
+    Raises
+    ------
+    ValueError
+        If an input is not a vector of finite numbers of the right length, a core
+        demand or capacity is not positive (or not a whole number when ``integer``),
+        a memory demand or ``remaining`` is negative, or a machine memory is not
+        positive.
+    capacity.ProgramError
+        When the solver returns no solution.
+
+    References
+    ----------
+    XLL21, Sec. III-A, eq. (9) (P3); Sec. IV-A, Lemma 1, eq. (22) (its closed form
+    without memory, corrected in the errata register as ``XLL21.Lemma1.eq22``).
+
+    Examples
+    --------
+    Pooled LP: 3 cores for two jobs of 2 cores; the job with the lower coefficient
+    runs at full rate, the other gets the last core (rate 1/2), as Lemma 1 says.
+
+    >>> from capacity import p3_optimum
+    >>> res = p3_optimum([-3.0, -1.0], [2, 2], None, [3], None, use_memory=False,
+    ...                  integer=False)
+    >>> res.solution["y"].tolist(), res.value, float(res.duals["capacity"])
+    ([1.0, 0.5], -3.5, -0.5)
+
+    With memory 1 per job on a machine of memory 1, only one job runs:
+
+    >>> res = p3_optimum([-3.0, -1.0], [2, 2], [1, 1], [3], [1])
+    >>> res.solution["y"].tolist(), res.value
+    ([1.0, 0.0], -3.0)
+    """
     program = p3_program(coeff, cores, memory, machine_cores, machine_memory,
                          remaining=remaining, use_memory=use_memory, integer=integer)
     res = solve(program, method=method, time_limit=time_limit)
@@ -143,6 +257,54 @@ def switching_cost_program(coeff: object, cores: object, machine_cores: object,
     ``alpha = 0`` this is the LP relaxation of P3 without memory. Returns
     ``solution["x"]`` (N, M) and ``"y"`` (N,); ``value`` recomputed at the returned x,
     ``extra`` its two terms; ``duals`` None.
+
+    Parameters
+    ----------
+    coeff : array_like, shape (N,)
+        coeff_j = w_j(t) - lambda_j(t) per job present (finite).
+    cores : array_like, shape (N,)
+        Core demands d_j (> 0).
+    machine_cores : array_like, shape (M,)
+        Cores C_i per machine (> 0).
+    x_prev : array_like, shape (N, M)
+        The rates x_j^i(t-1) of the previous slot (finite, >= 0).
+    alpha : float
+        The weight of the switching cost, a finite number >= 0.
+    present_before : array_like of bool, shape (N,), or None, default None
+        Which jobs pay the switching cost (present at t - 1); None: all.
+    solver : str or None, default "CLARABEL"
+        The cvxpy solver (None: cvxpy's choice).
+
+    Returns
+    -------
+    ProgramResult
+        ``status`` "optimal" (or "optimal_inaccurate"), ``value`` = eq. (32) at the
+        returned x, ``solution["x"]`` and ``solution["y"]``, ``extra``
+        (``flowtime_term``, ``switching_cost``, ``alpha``); method "cvxpy".
+
+    Raises
+    ------
+    ValueError
+        If an input is not finite or of the wrong shape, a core demand or capacity is
+        not positive, ``x_prev`` is negative, ``alpha`` is not a finite number >= 0,
+        or ``present_before`` is not N booleans.
+    capacity.ProgramError
+        When the solver fails or returns no solution.
+
+    References
+    ----------
+    XLL21, Sec. IV-B, eqs. (31)-(32) (OCORP+).
+
+    Examples
+    --------
+    Two equally urgent jobs of one core, one machine of one core: the switching cost
+    keeps the job that ran in the previous slot; without it any split is optimal.
+
+    >>> import numpy as np
+    >>> from capacity import switching_cost_program
+    >>> res = switching_cost_program([-1.0, -1.0], [1, 1], [1], [[1.0], [0.0]], 0.5)
+    >>> np.round(res.solution["x"], 3).tolist(), round(res.value, 4)
+    ([[1.0], [0.0]], -1.0)
     """
     c = _vector(coeff, "coeff")
     n = len(c)
@@ -218,6 +380,50 @@ def transient_local_program(processing: object, remaining: object, cores: object
     Lemma 2 (eq. (39), corrected: :func:`theory.slot_allocation.lemma2_rates`) solves it
     greedily in increasing volume p_j d_j. Returns ``solution["y"]`` and the duals of both
     row blocks (shadow prices, :mod:`capacity.programs` convention).
+
+    Parameters
+    ----------
+    processing : array_like, shape (N,)
+        Processing times p_j (> 0).
+    remaining : array_like, shape (N,)
+        Remaining processing p_j(t) (>= 0).
+    cores : array_like, shape (N,)
+        Core demands d_j (> 0).
+    total_cores : float
+        The capacity C of the slot (a finite number >= 0).
+    method : {"highs", "cvxpy"}, default "highs"
+        The solver (:func:`capacity.solve`).
+
+    Returns
+    -------
+    ProgramResult
+        ``value`` = sum_j y_j / p_j, ``solution["y"]`` and ``duals`` for the row blocks
+        "capacity" and "remaining".
+
+    Raises
+    ------
+    ValueError
+        If an input is not a vector of finite numbers of length N, a processing time or
+        core demand is not positive, a remaining time is negative, or ``total_cores``
+        is not a finite number >= 0.
+    capacity.ProgramError
+        When the solver returns no solution.
+
+    References
+    ----------
+    XLL21, Sec. IV-C, eqs. (38a)-(38d) and Lemma 2, eq. (39) (corrected in the errata
+    register as ``XLL21.Lemma2.eq39``).
+
+    Examples
+    --------
+    One core for two one-core jobs; job 0 (volume 2) has half a slot of work left:
+
+    >>> from capacity import transient_local_program
+    >>> res = transient_local_program([2, 4], [0.5, 4], [1, 1], 1)
+    >>> res.solution["y"].tolist(), res.value
+    ([0.5, 0.5], 0.375)
+    >>> float(res.duals["capacity"]), res.duals["remaining"].tolist()
+    (0.25, [0.25, 0.0])
     """
     p = _vector(processing, "processing", positive=True)
     n = len(p)

@@ -47,33 +47,90 @@ def rho_star(
     max_configurations: int = MAX_CONFIGURATIONS,
     warm_start: CapacityResult | None = None,
 ) -> CapacityResult:
-    """Maximum supportable workload rho* = lambda/mu for finite job types (PG21 eq. (4)).
+    """Maximum supportable workload ``rho* = lambda/mu`` for finite job types (PG21 eq. (4)).
+
+    The configuration LP of L identical servers of capacity ``capacity``:
+    ``rho* = max rho`` such that ``rho P`` lies in L times the convex hull of the
+    feasible configurations. Solved by :func:`solve_configuration_lp`, certified
+    (exact rational arithmetic for Fraction, int or decimal-string inputs), with the
+    upper end capped by PG21 Lemma 2, ``rho* <= L C / R-bar``.
 
     Parameters
     ----------
-    sizes : job sizes (scalars, or vectors for several resources), or a
-        :class:`theory.distributions.Discrete` (then ``probs`` must be omitted).
-    probs : type probabilities P_j (sum to one). Default: equally likely.
-    servers : number L of identical servers.
-    capacity : server capacity (scalar or vector); sizes are in the same units.
-    method : ``"auto"``, ``"enumerate"`` or ``"column-generation"``.
-    max_types, max_configurations : budgets (:mod:`theory.budgets`) on the job types
-        of the LP and on the configurations ``method="enumerate"`` may list.
-    warm_start : a solved LP over the same types and servers (e.g. ``bin_packing_lp``
-        of these sizes, or rho* at a coarser partition) to start column generation
-        from; it changes the path, never the answer.
+    sizes : sequence or Discrete
+        Job sizes (numbers, or vectors for several resources, in the units of
+        ``capacity``), or a :class:`theory.distributions.Discrete` (then ``probs`` must
+        be omitted). Fractions, ints and decimal or ratio strings are exact.
+    probs : sequence or None, default None
+        Type probabilities P_j (summing to one). Default: equally likely.
+    servers : int, default 1
+        Number L of identical servers.
+    capacity : number or sequence, default 1
+        Server capacity (a number, or one entry per resource); sizes are in the same
+        units.
+    method : {"auto", "enumerate", "column-generation"}, default "auto"
+        As in :func:`solve_configuration_lp`.
+    certify : bool, default True
+        Re-check the answer (the certificate). False skips the check: ``certified``
+        is then False, whatever the value.
+    max_types, max_configurations : int
+        Budgets (:mod:`theory.budgets`) on the job types of the LP and on the
+        configurations ``method="enumerate"`` may list.
+    warm_start : CapacityResult or None, default None
+        A solved LP over the same types and servers (e.g. ``bin_packing_lp`` of these
+        sizes, or ``rho*`` at a coarser partition) to start column generation from; it
+        changes the path, never the answer.
 
     Returns
     -------
-    CapacityResult with ``value`` = rho*, the optimal ``mixture`` of configurations,
-    the ``dual`` prices (no feasible configuration prices above 1) and the certified
-    interval ``lower <= rho* <= upper``; ``upper`` is capped by PG21 Lemma 2
-    (``extra["lemma2_bound"]``, ``extra["upper_from"]``).
+    CapacityResult
+        ``value`` = ``rho*`` (jobs in service per server-time unit: the workload
+        ``lambda/mu``), the optimal ``mixture`` of configurations, the ``dual`` prices
+        (no feasible configuration prices above 1) and the certified interval
+        ``lower <= rho* <= upper`` (Fractions for exact inputs); ``upper`` is capped by
+        PG21 Lemma 2 (``extra["lemma2_bound"]``, ``extra["upper_from"]``).
+
+    Raises
+    ------
+    ValueError
+        If ``probs`` is given with a ``Discrete``; the sizes or probabilities are
+        invalid (empty, NaN, negative, not summing to one, lengths that differ); a
+        size exceeds ``capacity``; ``servers`` is not a positive integer; or a budget
+        is exceeded (:class:`theory.budgets.BudgetExceeded`).
+    TypeError
+        If ``sizes`` is a continuous distribution (use
+        :func:`capacity.brackets.quantile_brackets`).
+    capacity.LPSolveError
+        When HiGHS fails on the master LP.
+
+    See Also
+    --------
+    solve_configuration_lp, CapacityRegion, bin_packing_lp
+
+    References
+    ----------
+    PG21, Sec. III-A, eq. (4) (``rho*`` of a finite-type system) and Sec. IV-B,
+    Lemma 2 (``rho* <= L / R-bar`` at unit capacity); the first example is PG21,
+    Sec. VII-A.1 (Fig. 3a): sizes 0.4 and 0.6, the configuration (1, 1) supports
+    ``rho* = 2``.
 
     Examples
     --------
+    >>> from capacity import rho_star
+    >>> from theory import Discrete
     >>> rho_star(["0.4", "0.6"], ["1/2", "1/2"]).value   # PG21 Fig. 3a: (1, 1) fits
     2.0
+    >>> res = rho_star(Discrete(["1/3", "1/2", "2/3"], ["1/2", "1/4", "1/4"]), servers=2)
+    >>> res.certified, res.exact_check, res.lower, res.upper
+    (True, True, Fraction(48, 11), Fraction(48, 11))
+    >>> res.extra["lemma2_bound"]   # L / R-bar: every server can be packed full
+    Fraction(48, 11)
+
+    Float sizes are checked in floating point, within a relative 1e-9:
+
+    >>> res = rho_star([0.4, 0.6], [0.5, 0.5])
+    >>> res.certified, res.exact_check, round(res.value, 9)
+    (True, False, 2.0)
     """
     L = server_count(servers)
     if isinstance(sizes, Discrete):
@@ -116,9 +173,59 @@ def bin_packing_lp(weights: Sequence[object], capacity: object, *,
     :mod:`theory.bin_packing_bounds`), and ``lp_bins = ceil(z_lp)``, a lower bound on
     the optimum (like ``l2``). :func:`bin_packing_lp_pair` returns both LPs whole.
 
-    ``unbounded_lp``: that LP over all patterns if the caller has solved it already
-    (``rho_star`` of the weights' empirical distribution at this capacity); refused
-    when its types or probabilities differ.
+    Parameters
+    ----------
+    weights : sequence of numbers
+        The item weights (sizes), in the units of ``capacity``; Fractions, ints and
+        decimal or ratio strings are exact.
+    capacity : number
+        The bin capacity.
+    method : {"column-generation", "enumerate", "auto"}, default "column-generation"
+        As in :func:`solve_configuration_lp`.
+    unbounded : bool, default True
+        Also report the LP over all patterns in ``extra`` (``z_lp_unbounded``).
+    max_types, max_configurations : int
+        Budgets (:mod:`theory.budgets`) on the distinct weights and on the patterns
+        ``method="enumerate"`` may list.
+    unbounded_lp : CapacityResult or None, default None
+        That LP over all patterns if the caller has solved it already (``rho_star`` of
+        the weights' empirical distribution at this capacity); refused when its types
+        or probabilities differ.
+
+    Returns
+    -------
+    CapacityResult
+        The LP with copy bounds on one server: ``value`` = ``t*`` (items per bin in the
+        LP's units, ``z_lp = n / t*``), certified as :func:`rho_star` is, and the
+        ``extra`` keys above.
+
+    Raises
+    ------
+    ValueError
+        If there is no item, a weight is invalid or exceeds ``capacity``, a budget is
+        exceeded, or ``unbounded_lp`` solves another LP.
+    TypeError
+        If ``unbounded_lp`` is not a :class:`CapacityResult`.
+
+    References
+    ----------
+    Gilmore and Gomory, Oper. Res. 9 (1961) (the LP bound); Martello and Toth,
+    *Knapsack Problems*, 1990, ch. 8 (``l1``, ``l2``); PG21, Sec. III-A, eq. (4)
+    (the LP over all patterns is ``rho*`` of one server).
+
+    Examples
+    --------
+    Six items of weights 4, 4, 3, 3, 3, 2 in bins of 10: the patterns (4, 4, 2) and
+    (3, 3, 3) pack them in two bins, and so does the LP with copy bounds; the LP over
+    all patterns also uses (3, 3, 2, 2), which holds the one item of weight 2 twice,
+    and reaches the continuous bound 19/10.
+
+    >>> from capacity import bin_packing_lp
+    >>> res = bin_packing_lp([4, 4, 3, 3, 3, 2], 10)
+    >>> res.certified, res.extra["z_lp"], res.extra["z_lp_bounds"]
+    (True, 2.0, [Fraction(2, 1), Fraction(2, 1)])
+    >>> res.extra["z_lp_unbounded_bounds"], res.extra["l1"], res.extra["lp_bins"]
+    ([Fraction(19, 10), Fraction(19, 10)], 2, 2)
     """
     res, free = bin_packing_lp_pair(weights, capacity, method=method, max_types=max_types,
                                     max_configurations=max_configurations,
@@ -145,7 +252,53 @@ def bin_packing_lp_pair(weights: Sequence[object], capacity: object, *,
     The bounded LP is solved first and starts the unbounded one (or the other way round
     when ``unbounded_lp`` is given), unless the LP sits at the continuous bound
     sum w / C: then both are proven at once on a residual LP beside perfect bins
-    (:mod:`capacity.perfect_bin_decomposition`)."""
+    (:mod:`capacity.perfect_bin_decomposition`).
+
+    Parameters
+    ----------
+    weights : sequence of numbers
+        The item weights (sizes), in the units of ``capacity``; Fractions, ints and
+        decimal or ratio strings are exact.
+    capacity : number
+        The bin capacity.
+    method : {"column-generation", "enumerate", "auto"}, default "column-generation"
+        As in :func:`solve_configuration_lp`.
+    max_types, max_configurations : int
+        Budgets (:mod:`theory.budgets`) on the distinct weights and on the patterns
+        ``method="enumerate"`` may list.
+    unbounded_lp : CapacityResult or None, default None
+        The LP over all patterns if already solved (see :func:`bin_packing_lp`).
+
+    Returns
+    -------
+    bounded : CapacityResult
+        The LP with copy bounds, with the ``extra`` keys of :func:`bin_packing_lp`
+        (without ``z_lp_unbounded``).
+    unbounded : CapacityResult
+        The LP over all patterns: :func:`rho_star` of the weights' empirical
+        distribution on one server of this capacity (``n / value`` fractional bins).
+
+    Raises
+    ------
+    ValueError
+        If there is no item, a weight is invalid or exceeds ``capacity``, a budget is
+        exceeded, or ``unbounded_lp`` solves another LP.
+    TypeError
+        If ``unbounded_lp`` is not a :class:`CapacityResult`.
+
+    References
+    ----------
+    Gilmore and Gomory, Oper. Res. 9 (1961); PG21, Sec. III-A, eq. (4).
+
+    Examples
+    --------
+    >>> from capacity import bin_packing_lp_pair
+    >>> bounded, free = bin_packing_lp_pair([4, 4, 3, 3, 3, 2], 10)
+    >>> bounded.lower, free.lower   # items per bin; 6 items
+    (Fraction(3, 1), Fraction(60, 19))
+    >>> 6 / free.lower   # fractional bins of the LP over all patterns
+    Fraction(19, 10)
+    """
     ws = to_numbers(weights, name="weights")
     if len(ws) == 0:
         raise ValueError("a bin-packing instance needs at least one item")

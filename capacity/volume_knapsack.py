@@ -107,6 +107,44 @@ class VolumeKnapsackResult:
     ``(1 + eps) zeta``; greedy ``2 zeta``; exact ``zeta``); each method also guarantees
     ``weight >= OPT(zeta)`` (exact: ``=``), except CADP with the printed scaling.
     ``details`` has the method's internals (K, rounded capacity, table cells, ...).
+
+    Frozen; returned by :func:`solve_volume_knapsack`.
+
+    Parameters
+    ----------
+    selected : numpy.ndarray
+        Indices of the chosen items, sorted, int64.
+    weight : float
+        Their total weight, sum_j w_j (``math.fsum``).
+    volume : float
+        Their total volume, sum_j v_j (``math.fsum``).
+    capacity : float
+        The capacity ``zeta`` as given.
+    method : str
+        ``"cadp"``, ``"greedy"``, ``"split"`` or ``"exact"``.
+    eps : float
+        The error parameter used (cadp, split).
+    volume_bound : float
+        The volume the method guarantees not to exceed.
+    seconds : float
+        Wall-clock seconds of the call.
+    scaling : str, default "proof"
+        CADP's K: ``"proof"`` or ``"printed"``.
+    details : dict, default {}
+        The method's internals (K, rounded capacity, cells of the table, ...).
+
+    References
+    ----------
+    FL24, Sec. 5.1 (P1 and CADP), Lemma 6.1 and Remark 1 (the guarantees).
+
+    Examples
+    --------
+    >>> from capacity import solve_volume_knapsack
+    >>> res = solve_volume_knapsack([3, 2, 2], [2.0, 1.0, 1.0], 2.0, method="greedy")
+    >>> res.selected.tolist(), res.weight, res.volume, res.volume_bound
+    ([0, 1, 2], 7.0, 4.0, 4.0)
+    >>> res.as_dict()["method"]
+    'greedy'
     """
 
     selected: np.ndarray
@@ -585,19 +623,26 @@ def solve_volume_knapsack(weights: object, volumes: object, capacity: object, *,
 
     Parameters
     ----------
-    weights, volumes : 1-D arrays of finite numbers ``> 0`` of the same length.
-    capacity : the knapsack capacity ``zeta > 0``.
-    method : ``"cadp"`` (FL24 CADP, weight ``>= OPT``, volume ``<= (1 + eps) zeta``),
+    weights, volumes : array_like
+        1-D arrays of finite numbers ``> 0`` of the same length.
+    capacity : float
+        The knapsack capacity ``zeta > 0``.
+    method : {"cadp", "greedy", "split", "exact"}, default "cadp"
+        ``"cadp"`` (FL24 CADP, weight ``>= OPT``, volume ``<= (1 + eps) zeta``),
         ``"greedy"`` (Remark 1: weight ``>= OPT``, volume ``<= 2 zeta``), ``"split"``
         (CADP's guarantee, faster), ``"exact"`` (``OPT``, volume ``<= zeta``).
-    eps : the error parameter in ``(0, 1)`` (cadp, split).
-    scaling : ``"proof"`` (``K = eps zeta / n``, what the proof of Lemma 6.1 needs) or
+    eps : float, default 0.1
+        The error parameter in ``(0, 1)`` (cadp, split).
+    scaling : {"proof", "printed"}, default "proof"
+        ``"proof"`` (``K = eps zeta / n``, what the proof of Lemma 6.1 needs) or
         ``"printed"`` (``K = zeta n / eps`` as printed in Sec. 5.1; only to demonstrate
         the erratum); cadp only.
-    max_dp_cells : budget of dynamic-program cells (items x rounded capacity levels);
-        above it the call raises :class:`theory.budgets.BudgetExceeded` before
-        allocating. CADP needs about ``n^2 / eps`` cells.
-    time_limit : seconds for the MILP of ``"exact"`` (reaching it raises ProgramError).
+    max_dp_cells : int, default MAX_DP_CELLS
+        Budget of dynamic-program cells (items x rounded capacity levels); above it the
+        call raises :class:`theory.budgets.BudgetExceeded` before allocating. CADP
+        needs about ``n^2 / eps`` cells.
+    time_limit : float or None, default None
+        Seconds for the MILP of ``"exact"`` (reaching it raises ProgramError).
 
     Returns
     -------
@@ -614,8 +659,14 @@ def solve_volume_knapsack(weights: object, volumes: object, capacity: object, *,
     ProgramError
         When the MILP of ``"exact"`` does not end optimal.
 
+    References
+    ----------
+    FL24, Sec. 5.1 (P1, CADP; Algorithm 1, line 5), Lemma 6.1 (CADP's guarantee) and
+    Remark 1 (the greedy); the erratum ``FL24.Sec5.1.CADP.K`` (the printed scaling).
+
     Examples
     --------
+    >>> from capacity import solve_volume_knapsack
     >>> r = solve_volume_knapsack([1, 1], [1.0, 1.0], 1.0, method="greedy")
     >>> r.selected.tolist(), r.volume, r.volume_bound
     ([0, 1], 2.0, 2.0)

@@ -57,6 +57,12 @@ def _finite_positive(x: object, name: str) -> float:
 class ServiceTime:
     """A service-time law with mean ``mean``, drawn from one uniform u in [0, 1).
 
+    PG18 assumes exponential service (Sec. II); Sec. IX notes that its results hold for
+    general laws, since the chain of Definition 2 is reversible and its stationary law
+    depends on the mean service times only. Every law is drawn by inverse transform
+    from a single uniform (:meth:`from_uniform`), so a simulator draws the service of a
+    dummy job (Algorithm 1) with a fixed number of draws:
+
     * ``exponential``: ``-mean * log(1 - u)`` (PG18 Sec. II);
     * ``deterministic``: ``mean`` (the uniform is drawn and ignored; PG18 Prop. 1);
     * ``hyperexponential``: two exponential phases with balanced means and squared
@@ -67,7 +73,50 @@ class ServiceTime:
       ``x_m (1 - u)^(-1/alpha)`` (heavy tail; infinite variance for alpha <= 2).
 
     ``scv`` belongs to the hyperexponential law and ``alpha`` to the Pareto law only;
-    giving one to another law is an error (it would be ignored).
+    giving one to another law is an error (it would be ignored). After construction
+    ``mean``, ``scv`` and ``alpha`` are floats (the default filled in for the law's own
+    parameter, None for the other).
+
+    Parameters
+    ----------
+    law : {'exponential', 'deterministic', 'hyperexponential', 'pareto'}
+        The law (a key of :data:`SERVICE_LAWS`); default ``'exponential'``.
+    mean : float, default 1.0
+        The mean service time, in the model's time units; positive and finite.
+    scv : float or None, default None
+        Squared coefficient of variation of the hyperexponential law, in
+        (1, :data:`MAX_SCV`]; None gives 4. Only for ``law='hyperexponential'``.
+    alpha : float or None, default None
+        Shape of the Pareto law, above 1 (a finite mean); None gives 2.5. Only for
+        ``law='pareto'``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``law``; a ``mean`` that is not a positive finite number; ``scv`` or
+        ``alpha`` given to a law that does not use it; ``scv`` outside (1, 1e6] or
+        ``alpha`` not above 1 (or either not a finite number).
+
+    References
+    ----------
+    PG18, Sec. II (exponential service of mean 1/mu_j) and Sec. IX (general service
+    laws, insensitivity of the chain of Definition 2).
+
+    Examples
+    --------
+    >>> from policies import ServiceTime
+    >>> ServiceTime("exponential", 2.0).from_uniform(0.5)  # -2 log(1 - 0.5)
+    1.3862943611198906
+    >>> h = ServiceTime("hyperexponential", 1.0)
+    >>> h.scv, h.from_uniform([0.1, 0.9]).round(4).tolist()
+    (4.0, [0.0674, 0.5305])
+    >>> p = ServiceTime("pareto", 1.0)
+    >>> p.alpha, p.from_uniform(0.0)  # the scale x_m = mean (alpha - 1) / alpha
+    (2.5, 0.6)
+    >>> ServiceTime("deterministic", 3.0, scv=2.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: scv is a parameter of the hyperexponential law only; the deterministic ...
     """
 
     law: str = "exponential"
@@ -160,13 +209,57 @@ def _demand_matrix(sizes: object) -> np.ndarray:
 class JobTypes:
     """J job types: demands ``sizes[j]`` (one entry per resource) and service laws.
 
-    ``service`` is one :class:`ServiceTime` for all types, one per type, or ``None``
-    with ``mu`` (one rate per type, or one for all) for exponential service of mean
-    1/mu_j (PG18 Sec. II).
+    PG18 Sec. II: type j demands the vector s_j = (s_j^1, ..., s_j^n) of the n
+    resources and is served for a time of mean 1/mu_j. ``service`` is one
+    :class:`ServiceTime` for all types, one per type, or ``None`` with ``mu`` (one rate
+    per type, or one for all) for exponential service of mean 1/mu_j.
 
+    After construction ``sizes`` is a read-only (J, n) float array, ``service`` a tuple
+    of J laws and ``mu`` the array of rates 1/mean; ``J``, ``resources`` and
+    ``mean_service`` read them. :meth:`check_cluster` refuses a cluster on which some
+    type fits no server.
+
+    Parameters
+    ----------
+    sizes : array_like, shape (J, n) or (J,)
+        Demand vectors, one row per type and one number per resource (a 1-D list is one
+        resource), in the servers' capacity units; finite, non-negative, and positive in
+        some resource for every type.
+    mu : float or array_like or None, default None
+        Rates of exponential service, one per type or one for all (positive, finite,
+        1/mu a finite float). None with ``service`` None: rate 1.
+    service : ServiceTime or sequence of ServiceTime or None, default None
+        The service laws instead of ``mu``: one for all types or one per type.
+    names : sequence of str or None, default None
+        One name per type, for messages and tables.
+
+    Raises
+    ------
+    ValueError
+        ``sizes`` not a non-empty table of finite non-negative numbers, or a type
+        demanding nothing; both ``mu`` and ``service`` given; a rate that is not
+        positive and finite (or too small for 1/mu to be finite); ``service`` not one
+        law or a list of one per type; ``names`` not one per type.
+
+    References
+    ----------
+    PG18, Sec. II (job types, demand vectors s_j, service of mean 1/mu_j) and Sec. IX
+    (general service laws).
+
+    Examples
+    --------
+    >>> from policies import JobTypes, ServiceTime
     >>> T = JobTypes([[2], [5]], mu=[1, 1])
     >>> T.J, T.resources, T.mean_service.tolist()
     (2, 1, [1.0, 1.0])
+    >>> T2 = JobTypes([[8, 15], [6.5, 17.1]], service=ServiceTime("deterministic", 2.0),
+    ...               names=["a", "b"])
+    >>> T2.sizes.shape, T2.mu.tolist(), [s.law for s in T2.service], T2.names
+    ((2, 2), [0.5, 0.5], ['deterministic', 'deterministic'], ('a', 'b'))
+    >>> JobTypes([[2], [5]], mu=1, service=ServiceTime())
+    Traceback (most recent call last):
+    ...
+    ValueError: give mu (exponential service) or service laws, not both
     """
 
     sizes: Any
@@ -322,6 +415,58 @@ def poisson_type_workload(
     The memory of the run these jobs make on ``servers`` servers
     (:mod:`policies.continuous.footprint`) is estimated first, from a high quantile of
     N, and refused above ``memory_budget`` bytes (:class:`theory.budgets.BudgetExceeded`).
+
+    Parameters
+    ----------
+    types : JobTypes
+        The job types: demands and service laws.
+    rates : float or array_like
+        Arrival rates lambda_j, one per type or one for all, in jobs per time unit;
+        positive and finite.
+    horizon : float
+        Arrivals fall in [0, horizon); positive and finite.
+    seed : int, numpy.random.SeedSequence, numpy.random.Generator or None, default None
+        The workload's randomness (:func:`theory.seeding.as_rng`; a Generator is used as
+        it is).
+    memory_budget : float, default :data:`theory.budgets.MEMORY_BUDGET`
+        Bytes the run of these jobs may use.
+    servers : int, default 0
+        Servers of that run, for the estimate (0: not counted).
+
+    Returns
+    -------
+    Workload
+        The jobs in arrival order: ``arrival``, ``demand`` (the type's sizes),
+        ``service``, ``job_type``, ``horizon``, ``arrival_rate`` = sum_j lambda_j and
+        ``meta`` (model ``"pg18"``, the rates, the number of types).
+
+    Raises
+    ------
+    TypeError
+        ``types`` is not a :class:`JobTypes`.
+    ValueError
+        A rate or the horizon that is not positive and finite; rates of the wrong
+        length; ``servers`` not an integer >= 0; ``memory_budget`` not positive; rates
+        x horizon beyond the float range.
+    theory.budgets.BudgetExceeded
+        The estimated memory of the run is above ``memory_budget``.
+
+    References
+    ----------
+    PG18, Sec. II (Poisson arrivals of rate lambda_j per type); docs/design.md, section
+    Randomness and reproducibility (the draw order).
+
+    Examples
+    --------
+    >>> from policies import JobTypes, poisson_type_workload
+    >>> types = JobTypes([[2], [5]], mu=1)
+    >>> w = poisson_type_workload(types, [2.0, 1.0], 5.0, seed=1)
+    >>> w.jobs, w.arrival_rate, w.horizon
+    (13, 3.0, 5.0)
+    >>> w.job_type[:6].tolist(), w.demand[:6].ravel().tolist()
+    ([0, 1, 0, 0, 1, 1], [2.0, 5.0, 2.0, 2.0, 5.0, 5.0])
+    >>> w.arrival[:3].round(2).tolist(), w.service[:3].round(2).tolist()
+    ([0.14, 0.67, 1.02], [0.98, 1.5, 0.95])
     """
     lam, T = check_poisson_type_inputs(types, rates, horizon, memory_budget=memory_budget,
                                        servers=servers)
@@ -360,10 +505,52 @@ def mean_maximal_point(types: JobTypes, cluster: Cluster, *,
     PG18 calls V a point of the boundary of C; it is one only when no average of
     maximal configurations lies inside C (for sizes 2 and 5 in capacity 10 it does
     not: ``capacity.CapacityRegion(...).max_scaling(V)`` is 30/29). Use
-    :meth:`capacity.CapacityRegion.boundary_point` for the boundary in V's direction.
+    :meth:`capacity.CapacityRegion.boundary_point` for the boundary in V's direction
+    (erratum ``PG18.SecVIIA.V``).
     The maximal configurations are enumerated: more than ``max_configurations``
     (default :data:`theory.budgets.MAX_CONFIGURATIONS`) per server class is refused
     (:class:`theory.budgets.BudgetExceeded`).
+
+    Parameters
+    ----------
+    types : JobTypes
+        The job types (their demand vectors).
+    cluster : theory.Cluster
+        The servers; identical servers share one enumeration.
+    max_configurations : int or None, default None
+        Most maximal configurations enumerated per server class (None:
+        :data:`theory.budgets.MAX_CONFIGURATIONS`).
+
+    Returns
+    -------
+    numpy.ndarray
+        V, shape (J,): jobs of each type, summed over the servers of each server's
+        average maximal configuration.
+
+    Raises
+    ------
+    TypeError
+        ``types`` is not a :class:`JobTypes`, or ``cluster`` not a cluster.
+    ValueError
+        The types and servers have different numbers of resources; a type fits no
+        server; ``max_configurations`` not a positive integer.
+    theory.budgets.BudgetExceeded
+        A server class has more than ``max_configurations`` maximal configurations.
+
+    References
+    ----------
+    PG18, Sec. VII-A (lambda = zeta V, V = sum_l V^l, V^l the average of server l's
+    maximal configurations); Sec. II (feasible configurations K_l).
+
+    Examples
+    --------
+    Sizes 2 and 5 in capacity 10 have the maximal configurations (5, 0), (2, 1) and
+    (0, 2), whose average is (7/3, 1); two servers double it:
+
+    >>> from policies import JobTypes, mean_maximal_point
+    >>> from theory import Cluster
+    >>> mean_maximal_point(JobTypes([[2], [5]]), Cluster.identical(2, 10)).tolist()
+    [4.666666666666667, 2.0]
     """
     from theory.budgets import BudgetExceeded
     from theory.configurations import maximal_configurations
@@ -410,6 +597,56 @@ def rates_for_intensity(types: JobTypes, cluster: Cluster, intensity: float, *,
     t V in C, an LP), so that zeta < 1 is inside the region and zeta > 1 outside.
     ``max_configurations`` bounds the enumeration of :func:`mean_maximal_point` (and the
     LP's configurations).
+
+    Parameters
+    ----------
+    types : JobTypes
+        The job types: demands and mean service times 1/mu_j.
+    cluster : theory.Cluster
+        The servers.
+    intensity : float
+        The traffic intensity zeta, positive and finite.
+    reference : {'boundary', 'paper'}, default 'boundary'
+        The point scaled by zeta: V scaled onto the boundary of the capacity region
+        (``'boundary'``) or V as PG18 prints it (``'paper'``).
+    max_configurations : int or None, default None
+        Most configurations enumerated per server class (None:
+        :data:`theory.budgets.MAX_CONFIGURATIONS`).
+
+    Returns
+    -------
+    numpy.ndarray
+        The arrival rates lambda_j, shape (J,), in jobs per time unit.
+
+    Raises
+    ------
+    TypeError
+        ``types`` is not a :class:`JobTypes`, or ``cluster`` not a cluster.
+    ValueError
+        ``intensity`` not positive and finite; an unknown ``reference``; a type that
+        fits no server; rates beyond the float range.
+    theory.budgets.BudgetExceeded
+        Too many configurations for ``max_configurations``.
+    capacity.programs.ProgramError
+        The LP's boundary point was not certified.
+
+    References
+    ----------
+    PG18, Sec. VII-A (arrival rates lambda = zeta V, traffic intensity zeta, unit mean
+    service); Sec. II, eqs. (2)-(3) (the capacity region C).
+
+    Examples
+    --------
+    For sizes 2 and 5 on two servers of capacity 10, V = (14/3, 2) lies inside C: the
+    boundary in its direction is 30/29 V.
+
+    >>> from policies import JobTypes, rates_for_intensity
+    >>> from theory import Cluster
+    >>> types, cluster = JobTypes([[2], [5]]), Cluster.identical(2, 10)
+    >>> rates_for_intensity(types, cluster, 0.9, reference="paper").tolist()
+    [4.2, 1.8]
+    >>> rates_for_intensity(types, cluster, 0.9).round(6).tolist()  # 0.9 x 30/29 x V
+    [4.344828, 1.862069]
     """
     from capacity.programs import ProgramError
     from capacity.region import CapacityRegion, ServerClass

@@ -89,12 +89,45 @@ def _exponent(r: np.ndarray, name: str) -> np.ndarray:
 
 
 def type_exponents(cpu: object, memory: object) -> np.ndarray:
-    """p of each task's type 1/2^p: both requests rounded up to a power 1/2^p (p in
-    0..9, requests below 1/2^9 and zero requests to 1/2^9), then the larger of the two
-    (the smaller p).
+    """The exponent p of each task's type 1/2^p, from its CPU and memory requests.
 
+    Both requests are rounded up to a power 1/2^p (p in 0..9; requests below 1/2^9 and
+    zero requests to 1/2^9), exactly, by their binary exponent (0.25 stays 1/4,
+    0.2500001 becomes 1/2); the type is the larger of the two, the smaller p.
+
+    Parameters
+    ----------
+    cpu : array_like
+        CPU requests, normalised to the largest machine: numbers in [0, 1] (a scalar is
+        one task).
+    memory : array_like
+        Memory requests, likewise, one per task.
+
+    Returns
+    -------
+    numpy.ndarray
+        int64 exponents p in 0..9, one per task.
+
+    Raises
+    ------
+    ValueError
+        A request that is not finite or lies outside [0, 1]; ``cpu`` and ``memory`` not
+        1-D of equal length.
+
+    References
+    ----------
+    PG18, Sec. VII-B, item 2 ("round up the resources to the closest power 1/2^p with p
+    taking values from 0 to 9 and then take the maximum out of the two").
+
+    Examples
+    --------
+    >>> from policies import type_exponents
     >>> type_exponents([0.3, 0.25, 0.001, 0.0], [0.1, 0.01, 0.0, 0.0]).tolist()
     [1, 2, 9, 9]
+    >>> type_exponents([1.5], [0.1])
+    Traceback (most recent call last):
+    ...
+    ValueError: CPU requests must lie in [0, 1] (normalised to the largest machine), got 1.5
     """
     c = _exponent(np.atleast_1d(np.asarray(cpu, dtype=np.float64)), "CPU")
     m = _exponent(np.atleast_1d(np.asarray(memory, dtype=np.float64)), "memory")
@@ -186,6 +219,54 @@ def google2011_typed_workload(
 
     ``max_arrivals`` keeps the first tasks by submit time; ``path`` reads another CSV
     with the packaged file's columns instead of the packaged table.
+
+    The packaged table is not PG18's trace: 49,782 tasks of about 2.8 hours, production
+    tasks included, against the paper's first 1 million non-production tasks of 29
+    days (the module docstring gives every rule).
+
+    Parameters
+    ----------
+    traffic_scaling : float, default 1.0
+        1 / alpha: arrival times are the submit times (seconds from the first) divided
+        by it; positive and finite. Service times are not scaled.
+    max_arrivals : int or None, default None
+        Keep the first tasks by submit time (None: all).
+    path : str or os.PathLike or None, default None
+        A CSV file (plain or gzip) with columns ``submit_time_us``, ``runtime_s``,
+        ``cpu_request`` and ``memory_request``; None reads the packaged table.
+
+    Returns
+    -------
+    types : JobTypes
+        One-resource types of size 1/2^p for the p that occur, largest first, named
+        ``"1/2^p"`` (``"1/32"``), each with exponential service of the mean runtime of
+        its tasks (used for RMS's dummy jobs only).
+    workload : Workload
+        The tasks in submit order: arrival times, sizes, their own runtimes as service,
+        ``job_type`` and a ``horizon`` just after the last arrival.
+
+    Raises
+    ------
+    ValueError
+        ``traffic_scaling`` not positive and finite; ``max_arrivals`` not a positive
+        integer; ``path`` not a readable CSV with those columns, a cell that is not a
+        finite number, a runtime that is not positive, no data rows; a request outside
+        [0, 1].
+
+    References
+    ----------
+    PG18, Sec. VII-B (the Google trace: types 1/2^p, arrival times multiplied by alpha,
+    traffic scaling 1/alpha).
+
+    Examples
+    --------
+    >>> from policies import google2011_typed_workload, trace_offered_load
+    >>> types, w = google2011_typed_workload(max_arrivals=200)
+    >>> types.names, w.jobs, round(w.horizon, 3)
+    (('1/8', '1/16', '1/32', '1/64', '1/128', '1/512'), 200, 153.909)
+    >>> _, faster = google2011_typed_workload(traffic_scaling=2.0, max_arrivals=200)
+    >>> round(faster.horizon, 3), round(trace_offered_load(faster) / trace_offered_load(w), 6)
+    (76.955, 2.0)
     """
     scaling = _check_scaling(traffic_scaling)
     if max_arrivals is not None and (isinstance(max_arrivals, bool)
@@ -226,6 +307,37 @@ def trace_offered_load(workload: Workload) -> float:
 
     The work of every job counts in full even when it runs past the horizon, so this
     is the long-run load the arrivals bring, the quantity a server count is matched to.
+
+    Parameters
+    ----------
+    workload : Workload
+        One-resource jobs (sizes in units of one server, service in time units), e.g.
+        from :func:`google2011_typed_workload`.
+
+    Returns
+    -------
+    float
+        sum_i size_i service_i / horizon: the servers of capacity 1 the jobs keep busy on
+        average.
+
+    Raises
+    ------
+    TypeError
+        ``workload`` is not a :class:`Workload`.
+    ValueError
+        The jobs demand more than one resource, or the horizon is not positive.
+
+    References
+    ----------
+    PG18, Sec. VII-B, item 3 (a fixed number of unit servers "appropriate for hosting the
+    jobs" of the trace).
+
+    Examples
+    --------
+    >>> from policies import Workload, trace_offered_load
+    >>> w = Workload([0.0, 1.0], [[0.5], [0.25]], [4.0, 2.0], 10.0)
+    >>> trace_offered_load(w)  # (0.5 x 4 + 0.25 x 2) / 10
+    0.25
     """
     if not isinstance(workload, Workload):
         raise TypeError("workload must be a policies.Workload")

@@ -112,6 +112,60 @@ class Verdict:
     None and ``details["no_bound"]`` gives the reason in one line. ``quantity`` names
     what ``measured`` is, in a few words. Numbers are Python numbers after construction
     (numpy scalars converted, lists made tuples); seeds are integers.
+
+    Parameters
+    ----------
+    verdict : {"holds", "violated", "inconclusive"}
+        What the check found (positional; the rest are keyword-only).
+    measured : number or tuple of numbers or None, default None
+        The measured value(s) that decide the verdict (an interval as a pair for
+        ``contains`` and ``overlaps``).
+    bound : number or tuple of numbers or None, default None
+        The paper's bound (a pair ``(lo, hi)`` for ``in`` and ``overlaps``); None for
+        a claim without a numeric bound.
+    relation : str or None, default None
+        How ``measured`` compares with ``bound``, one of :data:`RELATIONS`
+        (``"<="``, ``"<"``, ``">="``, ``">"``, ``"=="``, ``"!="``, ``"in"``,
+        ``"contains"``, ``"overlaps"``); None exactly when ``bound`` is None.
+    quantity : str, default ""
+        What ``measured`` is, in a few words.
+    params : dict, default {}
+        The instance's parameters.
+    seed : int or tuple of int or dict or None, default None
+        The seed, several, or seeds by role (``{"workload": 1, "policy": 3}``).
+    details : dict, default {}
+        Everything else the check measured; ``details["no_bound"]`` (one line) says
+        why when ``bound`` is None.
+
+    Raises
+    ------
+    ValueError
+        If ``verdict`` is unknown; a bound comes without a measured value or a known
+        relation, or with one whose shape does not fit it; there is no bound but a
+        relation is given or ``details["no_bound"]`` is missing; a number sequence is
+        empty.
+    TypeError
+        If ``measured`` or ``bound`` holds something that is not a real number (a bool,
+        a text), a seed is not an integer, or ``params`` or ``details`` is not a dict.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from proofs_checks import Verdict
+    >>> v = Verdict("holds", measured=0.2857142857142857, bound=Fraction(2, 7),
+    ...             relation="==", quantity="lambda_j after one slot", seed=7)
+    >>> v.relation_holds(), v.relation_holds(rtol=1e-12)   # exact, then within 1e-12
+    (False, True)
+    >>> Verdict("holds", details={"no_bound": "an existence claim"}).relation_holds() is None
+    True
+    >>> Verdict("probably")
+    Traceback (most recent call last):
+    ...
+    ValueError: verdict must be one of ('holds', 'violated', 'inconclusive'), got 'probably'
     """
 
     verdict: str
@@ -163,6 +217,47 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Check:
+    """A registered check: the claim it tests, where the paper states it, and the
+    function that tests it.
+
+    Made by :func:`register` (and kept in ``REGISTRY`` under ``id``); run by
+    :func:`proofs_checks.run_check`, which turns what ``func`` returns into a
+    :class:`proofs_checks.CheckResult`.
+
+    Parameters
+    ----------
+    id : str
+        The claim id, paper key first (``"PG21.Prop2"``, ``"XLL21.Alg1.line7"``).
+    paper : str
+        The paper key (``"PG21"``, ``"PG18"``, ``"XLL21"``, ``"FL24"``).
+    location : str
+        Where the paper states the claim (section, equation, line).
+    statement : str
+        The claim in words, as checked.
+    method : str
+        How it is checked, one of :data:`METHODS` (``"exact"``, ``"LP"``,
+        ``"exhaustive"``, ``"property"``, ``"simulation"``, ``"counterexample"``).
+    func : callable
+        ``func(quick) -> Verdict``; ``quick=True`` runs the reduced form.
+    quick : bool, default True
+        Part of ``verify --quick``.
+    engines : tuple of str, default ()
+        The compiled simulators the check runs (:data:`ENGINES`).
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import get_check
+    >>> check = get_check("XLL21.Alg1.line7")
+    >>> check.paper, check.method, check.quick, check.engines
+    ('XLL21', 'counterexample', True, ())
+    >>> check.func(True).verdict
+    'holds'
+    """
+
     id: str
     paper: str
     location: str
@@ -183,7 +278,61 @@ def register(id: str, *, location: str, statement: str, method: str,
     """Decorator: register ``func(quick: bool) -> Verdict`` under a claim id.
 
     ``engines``: the compiled simulators (:data:`ENGINES`) the check runs, so that
-    parallel runs compile each once (:func:`proofs_checks.registry.iter_results`)."""
+    parallel runs compile each once (:func:`proofs_checks.registry.iter_results`).
+
+    The check modules under ``proofs_checks/checks/`` register theirs when imported
+    (:func:`proofs_checks.all_checks` imports them); the decorated function is
+    returned unchanged.
+
+    Parameters
+    ----------
+    id : str
+        The claim id, paper key first (``"PG21.Lemma2"``); the text before the first
+        dot becomes :attr:`Check.paper`.
+    location : str
+        Where the paper states the claim.
+    statement : str
+        The claim in words, as checked.
+    method : str
+        One of :data:`METHODS`.
+    quick : bool, default True
+        Part of ``verify --quick``.
+    engines : tuple of str, default ()
+        The compiled simulators the check runs, each in :data:`ENGINES`.
+
+    Returns
+    -------
+    callable
+        The decorator: it stores a :class:`Check` in ``REGISTRY`` and returns the
+        function itself.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not in :data:`METHODS` or ``engines`` is not a tuple (or
+        list) of :data:`ENGINES`; when the decorator is applied, if ``id`` is already
+        registered.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import Verdict, register
+    >>> from proofs_checks.claims import REGISTRY
+    >>> @register("DEMO.Sum", location="nowhere", statement="1/2 + 1/2 = 1",
+    ...           method="exact")
+    ... def check_sum(quick):
+    ...     return Verdict("holds", measured=0.5 + 0.5, bound=1, relation="==")
+    >>> REGISTRY["DEMO.Sum"].paper, check_sum(True).verdict
+    ('DEMO', 'holds')
+    >>> del REGISTRY["DEMO.Sum"]   # keep the catalogue as it was
+    >>> register("DEMO.Sum", location="", statement="", method="guess")
+    Traceback (most recent call last):
+    ...
+    ValueError: method must be one of ('exact', 'LP', 'exhaustive', ...)
+    """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}")
     if not isinstance(engines, tuple | list) or any(e not in ENGINES for e in engines):

@@ -14,6 +14,42 @@ __all__ = ["Erratum", "ERRATA", "PROP2_WEIGHTS", "THM2_DELTA_DIVISOR", "THM2_H_D
 
 @dataclass(frozen=True)
 class Erratum:
+    """A place where a paper's literal statement is wrong, with the fix and the proof.
+
+    The register ``ERRATA`` lists them; ``packsched errata`` prints it. Each entry
+    names the registered check (``check``) that exhibits it numerically.
+
+    Parameters
+    ----------
+    id : str
+        Paper key, location and item (``"XLL21.Alg1.line7"``, ``"FL24.Sec5.1.CADP.K"``).
+    location : str
+        Where the paper prints it (section, equation, line).
+    printed : str
+        The statement as printed.
+    corrected : str
+        The corrected statement.
+    instance : str
+        A minimal instance that separates the two.
+    check : str
+        The claim id of the check that exhibits it (:func:`proofs_checks.get_check`).
+
+    References
+    ----------
+    docs/design.md, section Errata.
+
+    Examples
+    --------
+    >>> from proofs_checks import ERRATA, get_check
+    >>> e = next(e for e in ERRATA if e.id == "XLL21.Alg1.line7")
+    >>> e.location
+    'XLL21 Sec. III-A, Algorithm 1, line 7'
+    >>> get_check(e.check).method
+    'counterexample'
+    >>> list(e.as_dict())
+    ['id', 'location', 'printed', 'corrected', 'instance', 'check']
+    """
+
     id: str
     location: str
     printed: str

@@ -40,7 +40,56 @@ __all__ = ["Check", "CheckResult", "Verdict", "register", "all_checks", "get_che
 
 @dataclass(frozen=True)
 class CheckResult:
-    """One check's run: its declaration, the :class:`Verdict`'s fields and the seconds."""
+    """One check's run: its declaration, the :class:`Verdict`'s fields and the seconds.
+
+    Made by :func:`run_check` (frozen); ``as_dict`` is the JSON record that
+    ``packsched verify --json`` writes.
+
+    Parameters
+    ----------
+    id : str
+        The claim id (``"PG21.Prop2"``).
+    paper : str
+        The paper key.
+    location : str
+        Where the paper states the claim.
+    statement : str
+        The claim in words, as checked.
+    method : str
+        How it was checked (one of ``METHODS``).
+    verdict : {"holds", "violated", "inconclusive"}
+        What the check found (``"inconclusive"`` also when it raised).
+    measured : number or tuple of numbers or None
+        The measured value(s) that decide the verdict.
+    bound : number or tuple of numbers or None
+        The paper's bound (None for a claim without a numeric bound).
+    relation : str or None
+        How ``measured`` compares with ``bound`` (one of ``RELATIONS``).
+    quantity : str
+        What ``measured`` is.
+    params : dict
+        The instance's parameters.
+    seed : int or tuple of int or dict or None
+        The seed(s) used.
+    details : dict
+        Everything else measured (for a check that raised: ``error`` and
+        ``traceback``).
+    seconds : float
+        Wall-clock seconds of the run.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import get_check, run_check
+    >>> res = run_check(get_check("XLL21.Alg1.line7"), quick=True)
+    >>> res.id, res.paper, res.verdict, res.relation, res.bound
+    ('XLL21.Alg1.line7', 'XLL21', 'holds', '==', Fraction(2, 7))
+    >>> res.as_dict()["bound"]
+    '2/7'
+    """
 
     id: str
     paper: str
@@ -85,11 +134,67 @@ def _load() -> None:
 
 
 def all_checks() -> list[Check]:
+    """Every registered check, in registration order.
+
+    Importing :mod:`proofs_checks.checks` (done here, once) registers the whole
+    catalogue.
+
+    Returns
+    -------
+    list of Check
+        The checks of every paper.
+
+    See Also
+    --------
+    get_check, run_checks
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import all_checks
+    >>> sorted({c.paper for c in all_checks()})
+    ['FL24', 'PG18', 'PG21', 'XLL21']
+    """
     _load()
     return list(REGISTRY.values())
 
 
 def get_check(id: str) -> Check:
+    """The registered check of a claim id.
+
+    Parameters
+    ----------
+    id : str
+        The claim id (``"PG21.Prop2"``), exactly as registered.
+
+    Returns
+    -------
+    Check
+        Its declaration and function.
+
+    Raises
+    ------
+    KeyError
+        If no check has that id; the message suggests close ids and lists the known
+        ones.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import get_check
+    >>> get_check("PG21.Prop2").location
+    'Sec. V-C, Prop. 2; proof Sec. VIII-C, eq. (61)'
+    >>> get_check("PG21.Prop3")
+    Traceback (most recent call last):
+    ...
+    KeyError: "no check 'PG21.Prop3'; did you mean ...
+    """
     _load()
     if id not in REGISTRY:
         raise KeyError(f"no check {id!r}{did_you_mean(id, REGISTRY)}; "
@@ -98,7 +203,38 @@ def get_check(id: str) -> Check:
 
 
 def run_check(check: Check, *, quick: bool = False) -> CheckResult:
-    """Run one check; an exception becomes an ``inconclusive`` verdict with the error."""
+    """Run one check; an exception becomes an ``inconclusive`` verdict with the error.
+
+    Parameters
+    ----------
+    check : Check
+        The check to run (registered or not).
+    quick : bool, default False
+        Run its reduced form (``verify --quick``).
+
+    Returns
+    -------
+    CheckResult
+        The declaration, the verdict and its evidence, and the seconds taken. A check
+        that raises gives ``verdict="inconclusive"``, no bound, and the error in
+        ``details["error"]`` and ``details["traceback"]``.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import Check, get_check, run_check
+    >>> run_check(get_check("XLL21.Alg1.line7"), quick=True).verdict
+    'holds'
+    >>> def crashes(quick):
+    ...     raise RuntimeError("boom")
+    >>> res = run_check(Check("DEMO.Crash", "DEMO", "nowhere", "a check that crashes",
+    ...                       "exact", crashes))
+    >>> res.verdict, res.details["error"]
+    ('inconclusive', 'RuntimeError: boom')
+    """
     t0 = time.perf_counter()
     try:
         v = check.func(quick)
@@ -185,7 +321,39 @@ def iter_results(checks: list[Check], *, quick: bool = False,
     starts from the registered catalogue, not from this process's state), submitted
     in :func:`submission_order`. Every check seeds its own randomness, so the verdicts
     and evidence do not depend on ``jobs``; only the seconds do (workers compile their
-    own numba kernels)."""
+    own numba kernels).
+
+    Parameters
+    ----------
+    checks : list of Check
+        The checks to run (registered ones when ``jobs > 1``).
+    quick : bool, default False
+        Run each in its reduced form.
+    jobs : int, default 1
+        Worker processes (1: run here, one after the other).
+
+    Yields
+    ------
+    CheckResult
+        One per check, in the order of ``checks``.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` is not a positive integer, or a check run in workers is not a
+        registered one.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import get_check, iter_results
+    >>> checks = [get_check("XLL21.Alg1.line7"), get_check("FL24.Alg1.line4")]
+    >>> [(r.id, r.verdict) for r in iter_results(checks, quick=True)]
+    [('XLL21.Alg1.line7', 'holds'), ('FL24.Alg1.line4', 'holds')]
+    """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs must be a positive integer, got {jobs!r}")
     if jobs == 1 or len(checks) <= 1:
@@ -212,6 +380,41 @@ def run_checks(*, paper: str | None = None, claim: str | None = None,
                quick: bool = False, jobs: int = 1) -> list[CheckResult]:
     """Run the catalogue, filtered by paper key or claim id (``--quick``: quick checks,
     each in its reduced form); the filter is :func:`select_checks`, ``jobs`` as in
-    :func:`iter_results`."""
+    :func:`iter_results`.
+
+    Parameters
+    ----------
+    paper : str or None, default None
+        Only the checks of this paper key (``"PG21"``).
+    claim : str or None, default None
+        Only this claim id and the ids below it (``"PG21.Thm3"`` selects
+        ``"PG21.Thm3.dyadic"`` too).
+    quick : bool, default False
+        Only the quick checks (unless ``claim`` is given), each in its reduced form.
+    jobs : int, default 1
+        Worker processes.
+
+    Returns
+    -------
+    list of CheckResult
+        One per selected check, in catalogue order.
+
+    Raises
+    ------
+    KeyError
+        For an unknown claim id or paper key, or a claim of another paper.
+    ValueError
+        If ``jobs`` is not a positive integer.
+
+    References
+    ----------
+    docs/design.md, section Checks.
+
+    Examples
+    --------
+    >>> from proofs_checks import run_checks
+    >>> [(r.id, r.verdict) for r in run_checks(claim="XLL21.Alg1.line7", quick=True)]
+    [('XLL21.Alg1.line7', 'holds')]
+    """
     return list(iter_results(select_checks(paper=paper, claim=claim, quick=quick),
                              quick=quick, jobs=jobs))

@@ -175,6 +175,91 @@ def simulate_continuous(
     ``memory_budget`` bounds the bytes of the run (:mod:`policies.continuous.footprint`:
     jobs, samples, queues, the compiled engine's records); the dummy jobs, known only as
     the run goes, stop it when their record would pass the budget.
+
+    Parameters
+    ----------
+    policy : ContinuousPolicy
+        The policy (a PG18-family policy: :func:`policies.make_policy` ``('rms')``, a
+        built-in class, or a user's subclass).
+    workload : Workload
+        The jobs, with ``job_type`` (from :func:`policies.poisson_type_workload` or
+        :func:`policies.google2011_typed_workload`); their demands must equal the
+        types' sizes.
+    cluster : theory.Cluster
+        The servers; every type must fit one.
+    types : JobTypes
+        The job types: demand vectors, and the service laws of dummy jobs.
+    horizon : float or None, default None
+        End of the run, at most the workload's horizon (None: the workload's); jobs
+        arriving from then on are not simulated.
+    warmup : float or None, default None
+        Start of the window of the time averages and the verdict, in [0, horizon)
+        (None: horizon / 5).
+    seed : int, numpy.random.Generator or None, default 0
+        Seed of the scheduling stream, :func:`theory.seeding.scheduling_rng` (a
+        Generator is used as it is).
+    samples : int, default :data:`DEFAULT_SAMPLES`
+        Queue samples at equal spacing over [0, horizon), at least 2.
+    check : bool, default True
+        Re-check the invariants from the record
+        (:func:`policies.check_continuous_run`).
+    engine : {'auto', 'python', 'compiled'}, default 'auto'
+        Which event loop runs the policy (same trajectory in both).
+    max_ticks : float or None, default None
+        Most expected clock ticks, rate x horizon (None: :data:`MAX_TICKS`); refused for
+        a policy without a clock.
+    memory_budget : float, default :data:`theory.budgets.MEMORY_BUDGET`
+        Bytes the run may use.
+
+    Returns
+    -------
+    ContinuousResult
+        The sampled queues, time averages, per-job record, ticks and dummy jobs, with
+        the invariant report (None when ``check`` is False).
+
+    Raises
+    ------
+    TypeError
+        ``policy`` is not a PG18-family policy; ``workload`` is not a
+        :class:`Workload`, ``types`` not a :class:`JobTypes` or ``cluster`` not a
+        cluster.
+    ValueError
+        An unknown ``engine``, or ``'compiled'`` for a policy without a compiled path;
+        a ``horizon`` that is not positive and finite or exceeds the workload's; a
+        ``warmup`` outside [0, horizon); ``samples`` not an integer >= 2; ``check`` not
+        a bool; ``max_ticks`` not positive, or given for a policy without a clock; a
+        workload without job types, with a type beyond ``types`` or with demands
+        other than the types' sizes; a type that fits no server; a policy option that
+        does not match the types (RMS's ``clock_rates`` or ``weights``).
+    theory.budgets.BudgetExceeded
+        The expected clock ticks exceed ``max_ticks``, or the run's memory (with the
+        dummy jobs as they come) exceeds ``memory_budget``.
+    RuntimeError
+        A user's policy placed a job where it does not fit, or from an empty queue.
+
+    References
+    ----------
+    PG18, Sec. II (the continuous-time model) and Sec. IV, Algorithms 1 and 2 (the
+    events a policy acts on); docs/design.md, sections Simulation (The four families)
+    and Randomness and reproducibility.
+
+    Examples
+    --------
+    >>> from policies import RMS, JobTypes, poisson_type_workload, simulate_continuous
+    >>> from theory import Cluster
+    >>> types, cluster = JobTypes([[2], [5]]), Cluster.identical(2, 10)
+    >>> w = poisson_type_workload(types, [4.0, 1.6], 30.0, seed=1)
+    >>> a = simulate_continuous(RMS(), w, cluster, types, seed=3, engine="python")
+    >>> b = simulate_continuous(RMS(), w, cluster, types, seed=3, engine="python")
+    >>> a.started, a.ticks, a.mean_queue == b.mean_queue  # a seed fixes the run
+    (147, 128, True)
+    >>> c = simulate_continuous(RMS(), w, cluster, types, horizon=10.0, engine="python")
+    >>> c.jobs, c.started
+    (56, 40)
+    >>> simulate_continuous(RMS(), w, cluster, types, max_ticks=50, engine="python")
+    Traceback (most recent call last):
+    ...
+    theory.budgets.BudgetExceeded: rms with clocks of total rate 4 over time 30 would need 120 ...
     """
     if not isinstance(engine, str) or engine not in ENGINES:
         raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")

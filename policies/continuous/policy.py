@@ -50,7 +50,61 @@ class ContinuousKernelSpec:
 
 
 class ContinuousPolicy(Policy):
-    """Base class: central queues, no clock, nothing done at any event."""
+    """Base of PG18 continuous-time policies: central queues, no clock, no action.
+
+    The engine (:func:`policies.simulate_continuous`) calls the hooks in event order:
+    :meth:`bind` once with the empty state; at an arrival :meth:`route` (the queue row
+    the job joins) then :meth:`on_arrival`; at a tick of the policy's Poisson clock of
+    total rate :meth:`clock_rate` (PG18 Algorithm 1, "Clock Instances")
+    :meth:`on_tick`; after a real or dummy job left its server :meth:`on_departure`
+    ("Job Departure Instances"). A policy subclasses this class, overrides the hooks
+    it needs and acts only through the :class:`ContinuousState` it is given, drawing
+    every random number from :meth:`ContinuousState.random`. :meth:`compiled_spec`
+    returns None, so a user's policy runs on the plain-Python engine; the built-ins
+    :class:`policies.RMS` and :class:`policies.BestFit` describe themselves to the
+    compiled kernel.
+
+    The constructor takes no arguments; subclasses define their own.
+
+    Attributes
+    ----------
+    family : str
+        ``'pg18-continuous'`` (class attribute).
+    distributed : bool
+        One queue per type at every server (PG18 Sec. II (ii)) instead of central
+        queues; False here.
+
+    References
+    ----------
+    PG18, Sec. II (the model, central and distributed queueing) and Sec. IV-A,
+    Algorithm 1 (its three kinds of instants); docs/design.md, section Simulation (The
+    four families).
+
+    Examples
+    --------
+    A work-conserving First-Fit written as a policy: an arriving job that no earlier
+    job of its type waits before starts on the first server it fits; a server that
+    frees resources takes queued jobs in type order.
+
+    >>> from policies import ContinuousPolicy, JobTypes, poisson_type_workload
+    >>> from policies import simulate_continuous
+    >>> from theory import Cluster
+    >>> class FirstFit(ContinuousPolicy):
+    ...     name = "first-fit"
+    ...     def on_arrival(self, state, job, j, row):
+    ...         fit = state.fitting_servers(j)
+    ...         if state.Q[0, j] == 1 and fit.size:
+    ...             state.start_job(int(fit[0]), j)
+    ...     def on_departure(self, state, server, j, job, row):
+    ...         for jj in range(state.J):
+    ...             while state.Q[0, jj] > 0 and state.fits(server, jj):
+    ...                 state.start_job(server, jj)
+    >>> types, cluster = JobTypes([[2], [5]]), Cluster.identical(2, 10)
+    >>> w = poisson_type_workload(types, [4.0, 1.6], 30.0, seed=1)
+    >>> r = simulate_continuous(FirstFit(), w, cluster, types)
+    >>> r.policy, r.params, r.started, r.final_queue, r.invariants_ok
+    ('first-fit', {'engine': 'python'}, 168, 0, True)
+    """
 
     family: ClassVar[str] = "pg18-continuous"
     #: one queue per type at every server (PG18 Sec. II (ii)) instead of central queues

@@ -27,7 +27,7 @@ MIN_JUDGED_SAMPLES = 40
 
 @dataclass(frozen=True, eq=False, repr=False)
 class ContinuousResult(QueueingResult, family="pg18-continuous", frames=("steps", "jobs")):
-    """A finished continuous-time run.
+    """A finished PG18 continuous-time run: sampled queues, time averages, per job.
 
     Series (sampled every ``sample_interval`` time units from 0): ``sample_time``,
     ``queue`` (total waiting jobs, sum_j Q_j(t)) and ``queue_by_type`` (samples, J).
@@ -36,6 +36,93 @@ class ContinuousResult(QueueingResult, family="pg18-continuous", frames=("steps"
     resp. real, jobs over the cluster's total capacity). Per job: ``arrival``,
     ``job_type``, ``start``, ``server``, ``finish`` (nan / -1 when it did not happen).
     ``dummy_log`` rows are (start, end, server, type) of every dummy that ended.
+
+    Built once by :func:`policies.simulate_continuous`, complete with its invariant
+    report. Properties: ``jobs``, ``started``, ``final_queue`` (jobs never started),
+    ``waiting_times``, ``stability`` (:func:`policies.judge_stability` on the sampled
+    total queue after the warm-up, None with fewer than :data:`MIN_JUDGED_SAMPLES`
+    samples), ``verdict`` and ``verdict_reason``; :meth:`summary`, :meth:`to_dict` and
+    :meth:`to_frame` (``"steps"``: one row per sample and type; ``"jobs"``: one per
+    job) follow the run contract.
+
+    Parameters
+    ----------
+    policy : str
+        The policy's name.
+    horizon : float
+        The run's end time.
+    warmup : float
+        Start of the window of the time averages and the stability verdict.
+    sample_interval : float
+        Time between queue samples, horizon / samples.
+    sample_time : numpy.ndarray
+        The sample times 0, dt, 2 dt, ...
+    queue : numpy.ndarray
+        Total waiting jobs at each sample time.
+    queue_by_type : numpy.ndarray
+        Waiting jobs per type at each sample time, shape (samples, J).
+    mean_queue : float
+        Time average of the total queue over [warmup, horizon].
+    mean_queue_by_type : numpy.ndarray
+        Time average of each type's queue over [warmup, horizon].
+    dummy_fraction : numpy.ndarray
+        Per resource, the time-average resources held by dummy jobs over the cluster's
+        total capacity.
+    busy_fraction : numpy.ndarray
+        Likewise for real jobs.
+    arrival : numpy.ndarray
+        Arrival time of each job (the jobs that arrived before the horizon).
+    job_type : numpy.ndarray
+        Type of each job.
+    start : numpy.ndarray
+        Start time of each job (NaN: not started).
+    server : numpy.ndarray
+        Server of each job (-1: not started).
+    finish : numpy.ndarray
+        Departure time of each job (NaN: not departed by the horizon).
+    ticks : int
+        Clock ticks of the policy (its server sampling cost, PG18 Sec. VII-A.1).
+    dummy_placements : int
+        Dummy jobs placed.
+    dummy_log : numpy.ndarray
+        Rows (start, end, server, type) of the dummy jobs, shape (dummies, 4); a dummy
+        still in service at the horizon ends there.
+    arrival_rate : float
+        The workload's arrival rate, jobs per time unit (the stability verdict's
+        scale).
+    events : int
+        Arrivals, departures and ticks handled.
+    seconds : float
+        Wall-clock time of the run.
+    invariants : policies.InvariantReport or None, default None
+        :func:`policies.check_continuous_run`'s report; None with ``check=False``.
+    params : dict, default {}
+        The engine and the policy's parameters.
+    seed : object, default None
+        The seed of the scheduling randomness (``"generator"`` when a Generator was
+        given).
+
+    References
+    ----------
+    PG18, Sec. II (queues Q_j(t), stability (1)) and Sec. VII-A (time-average total
+    queue, clock rates); docs/design.md, sections The run contract (Results) and Warm-up
+    and the stability verdict.
+
+    Examples
+    --------
+    >>> from policies import RMS, JobTypes, poisson_type_workload, simulate_continuous
+    >>> from theory import Cluster
+    >>> types, cluster = JobTypes([[2], [5]]), Cluster.identical(2, 10)
+    >>> w = poisson_type_workload(types, [4.0, 1.6], 30.0, seed=1)
+    >>> r = simulate_continuous(RMS(), w, cluster, types, samples=300, engine="python")
+    >>> r
+    ContinuousResult(rms, finished, time 30, 168 jobs, inconclusive, mean queue 14.56, ...)
+    >>> r.jobs, r.started, r.final_queue, r.warmup, r.sample_interval, r.queue_by_type.shape
+    (168, 146, 22, 6.0, 0.1, (300, 2))
+    >>> r.mean_queue_by_type.round(3).tolist(), r.busy_fraction.round(4).tolist()
+    ([9.067, 5.493], [0.7324])
+    >>> r.dummy_log.shape, r.summary()["ticks"], r.verdict_reason
+    ((8, 4), 116, None)
     """
 
     policy: str

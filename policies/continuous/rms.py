@@ -55,8 +55,45 @@ F_CODES = {"log": F_LOG, "log-power": F_LOG_POWER}
 
 
 def weight_function(f: str, b: float = 0.5):
-    """f of eq. (4): ``log`` is log(1+x) (Sec. VII-A), ``log-power`` log^(1-b)(1+x)
-    (Theorems 1 and 2)."""
+    """The function f of PG18 eq. (4), as a NumPy callable on queue lengths.
+
+    ``log`` is log(1 + x), the paper's choice in its simulations (Sec. VII-A);
+    ``log-power`` is log^(1-b)(1 + x), the f of Theorems 1 and 2. RMS's event loops
+    evaluate the same f with :func:`math.log1p` on scalars
+    (:mod:`policies.continuous.formulas`), so that both engines agree to the bit.
+
+    Parameters
+    ----------
+    f : {'log', 'log-power'}
+        Which function.
+    b : float, default 0.5
+        The exponent b of ``'log-power'`` (Theorems 1 and 2 take b in (0, 1)); ignored
+        by ``'log'``.
+
+    Returns
+    -------
+    callable
+        x -> f(x), elementwise on arrays (``numpy.log1p`` itself for ``'log'``).
+
+    Raises
+    ------
+    ValueError
+        An unknown ``f``.
+
+    References
+    ----------
+    PG18, Sec. IV-A, eq. (4); Theorem 1 (f = log^(1-b)(1 + x)); Sec. VII-A
+    (f(x) = log(1 + x)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies.continuous import weight_function
+    >>> weight_function("log")(np.array([0.0, 1.0, 9.0])).round(6).tolist()
+    [0.0, 0.693147, 2.302585]
+    >>> weight_function("log-power", b=0.5)(np.array([0.0, 1.0, 9.0])).round(6).tolist()
+    [0.0, 0.832555, 1.517427]
+    """
     if f == "log":
         return np.log1p
     if f == "log-power":
@@ -74,6 +111,43 @@ def max_jobs_per_server(sizes: np.ndarray, capacity: np.ndarray) -> int:
     c / s_min jobs, and s_min alone reaches it), and several resources the count of the
     best single type when an LP dual bound (sum_j k_j <= c.y for y >= 0 with every
     type's s_j.y >= 1) meets it; otherwise M is refused with the type and why.
+
+    Parameters
+    ----------
+    sizes : numpy.ndarray
+        Demand vectors, shape (J, n): one row per job type, one column per resource.
+    capacity : numpy.ndarray
+        Server capacities, shape (L, n); identical rows are searched once.
+
+    Returns
+    -------
+    int
+        M, the largest number of jobs any one server holds in a feasible configuration.
+
+    Raises
+    ------
+    ValueError
+        M is beyond the exact search and the bounds do not meet (demands tiny against
+        the capacity, several resources).
+
+    References
+    ----------
+    PG18, Sec. II (M, the maximum number of jobs of any types that fit in any server)
+    and eq. (4) (the weight floor epsilon / (8M)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies.continuous import max_jobs_per_server
+    >>> max_jobs_per_server(np.array([[2.0], [5.0]]), np.array([[10.0], [10.0]]))
+    5
+
+    PG18 Table I's EC2 types (memory, CPU) in a server of 90 GB and 90 units hold at
+    most 7 jobs, five of the first type and two of the third:
+
+    >>> sizes = np.array([[15.0, 8.0], [17.1, 6.5], [7.0, 20.0]])
+    >>> max_jobs_per_server(sizes, np.array([[90.0, 90.0]]))
+    7
     """
     from capacity.knapsack import knapsack_bb
 
@@ -179,22 +253,97 @@ def _clock_rates(x: object) -> object:
 
 
 class RMS(ContinuousPolicy):
-    """PG18 Algorithm 1 (central queues) or Algorithm 2 (``routing``), with the
-    Sec. VI variants (see the module docstring).
+    """RMS of PG18: Algorithm 1, Algorithm 2 (``routing``) and the Sec. VI variants.
+
+    Each type j has a Poisson clock of rate r_j. At a tick a server is sampled and a
+    type-j job placed there if it fits: the head-of-line job, or a dummy job when
+    Q_j = 0. When a type-j job (real or dummy) departs, it is replaced with probability
+    1 - exp(-w_j(t)) by the head-of-line job (or a dummy), with the weights of eq. (4),
+    w_j = max{f(Q_j), epsilon / (8M) f(Q_max)}. The module docstring gives the
+    variants and the order of the random draws. The registry names fix the options
+    (``rms``, ``rms-plus``, ``rms-jsq``, ``rms-po2``, ``rms-rf``, ``rms-bf-ad``,
+    ``rms-rf-ad-plus``, ...; :func:`policies.make_policy`).
 
     Parameters
     ----------
-    clock_rates : r_j per type (a number for all types); default L per type, the
-        paper's choice in Sec. VII-A (Fig. 6). With ``adaptive`` the common clock runs
-        at sum_j r_j.
-    clock_scale : multiplies the clock rates (RMS-RF-AD+ uses 5, Sec. VII-A.3).
-    epsilon : in (0, 1), eq. (4); the paper's simulations do not state it: 0.1.
-    f, b : the weight function of eq. (4), see :func:`weight_function`: f ``"log"``
-        (default) or ``"log-power"``, and b in (0, 1) (default 0.5) for ``"log-power"``
-        only.
-    weights : fixed weights w_j >= 0 instead of eq. (4): RMS-bar (Definition 2). (The
-        checks of PG18's theorems swap them into a run that sets f, so epsilon, f and b
-        are accepted beside them and recorded, though unused.)
+    clock_rates : float or array_like or None, default None
+        r_j per type, or one number for all types, in ticks per time unit; positive and
+        finite. None: L (the number of servers) per type, the paper's choice in
+        Sec. VII-A (Fig. 6). With ``adaptive`` the common clock runs at sum_j r_j; with
+        ``routing`` each server's clock of type j runs at r_j / L.
+    clock_scale : float, default 1.0
+        Multiplies the clock rates (RMS-RF-AD+ uses 5, Sec. VII-A.3); positive.
+    epsilon : float or None, default None
+        epsilon of eq. (4), in (0, 1); None: 0.1 (the paper's simulations do not state
+        it).
+    f : {'log', 'log-power'} or None, default None
+        The weight function of eq. (4) (:func:`weight_function`): ``'log'``,
+        log(1 + x), as in Sec. VII-A (the default), or ``'log-power'``,
+        log^(1-b)(1 + x), as in Theorems 1 and 2.
+    b : float or None, default None
+        The exponent of ``f='log-power'``, in (0, 1); None: 0.5. Refused with
+        ``f='log'``.
+    sampling : {'uniform', 'random-fit', 'best-fit'}, default 'uniform'
+        The server chosen at a tick: uniform over all servers (Algorithm 1), uniform
+        over the servers the job fits (RMS-RF), or the fitting server of largest
+        Best-Fit score (RMS-BF, Sec. VI).
+    adaptive : bool, default False
+        One common clock whose tick goes to type j with probability proportional to
+        exp(w_j(t)) (RMS-AD, Sec. VI).
+    replace_dummies : bool, default False
+        An arriving type-j job takes the place of a dummy type-j job in service
+        (Remark 2).
+    routing : {None, 'jsq', 'power-of-two'}, default None
+        None: central queues (Algorithm 1); ``'jsq'`` or ``'power-of-two'``: per-server
+        queues Q_j^l with weights (5) (Algorithm 2, Remark 4). Only with uniform
+        sampling and fixed clocks.
+    weights : array_like or None, default None
+        Fixed weights w_j >= 0, one per type, instead of eq. (4): RMS-bar
+        (Definition 2). (The checks of PG18's theorems swap them into a run that sets
+        f, so epsilon, f and b are accepted beside them and recorded, though unused.)
+    name : str, default 'rms'
+        The policy's name in results.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``sampling``, ``routing`` or ``f``; ``adaptive`` or
+        ``replace_dummies`` not a bool; ``routing`` with random-fit, best-fit or
+        adaptive clocks; ``epsilon`` or ``b`` outside (0, 1), or ``b`` with ``f='log'``;
+        ``clock_scale`` or a clock rate not positive and finite; ``weights`` not finite
+        and non-negative; an empty ``name``. When a run binds the policy:
+        ``clock_rates`` or ``weights`` of another length than the types, or M beyond
+        the exact search (:func:`max_jobs_per_server`).
+
+    References
+    ----------
+    PG18, Sec. IV-A, Algorithm 1 and eq. (4) (Theorem 1 for f = log^(1-b)(1 + x));
+    Sec. IV-B, Algorithm 2, eq. (5), Remark 4; Remark 2; Sec. V, Definition 2
+    (RMS-bar); Sec. VI (RMS-RF, RMS-BF, RMS-AD); Sec. VII-A (f = log(1 + x), clock rates,
+    RMS-RF-AD+).
+
+    Examples
+    --------
+    Two servers of capacity 10, job sizes 2 and 5 (PG18 Fig. 1b's types), 30 time
+    units, in the plain-Python engine (``engine="auto"`` runs the compiled kernel with
+    the same trajectory):
+
+    >>> from policies import RMS, JobTypes, poisson_type_workload, simulate_continuous
+    >>> from theory import Cluster
+    >>> types, cluster = JobTypes([[2], [5]]), Cluster.identical(2, 10)
+    >>> w = poisson_type_workload(types, [4.0, 1.6], 30.0, seed=1)
+    >>> r = simulate_continuous(RMS(), w, cluster, types, seed=0, engine="python")
+    >>> w.jobs, r.started, r.ticks, r.dummy_placements
+    (168, 146, 116, 8)
+    >>> plus = RMS(sampling="random-fit", adaptive=True, replace_dummies=True,
+    ...            clock_scale=5, name="rms-rf-ad-plus")
+    >>> r = simulate_continuous(plus, w, cluster, types, seed=0, engine="python")
+    >>> r.started, r.ticks, r.dummy_placements, r.params["clock_rates"], r.params["M"]
+    (162, 598, 65, [10.0, 10.0], 5)
+    >>> RMS(routing="jsq", sampling="best-fit")
+    Traceback (most recent call last):
+    ...
+    ValueError: distributed queues (Algorithm 2) sample their own server: no random-fit, ...
     """
 
     def __init__(self, *, clock_rates: object = None, clock_scale: float = 1.0,

@@ -29,14 +29,77 @@ __all__ = ["ContinuousState"]
 
 
 class ContinuousState:
-    """Servers, queues and jobs in service at time ``t`` (read the attributes, act
-    through the methods).
+    """The PG18 system at time ``t``: servers, queues, jobs in service, and the actions.
+
+    A policy reads the attributes and acts through the methods: :meth:`place`
+    (Algorithm 1's placement: the head-of-line job, or a dummy when the queue is
+    empty), :meth:`start_job`, :meth:`start_dummy` and :meth:`replace_dummy`
+    (Remark 2). Queries: :meth:`fits`, :meth:`fitting_servers`, :meth:`best_fit_score`
+    (Sec. VI), :meth:`head_arrival`, :meth:`dummy_count`, and :meth:`random`, the run's
+    one scheduling stream. A job fits when load + demand <= capacity (1 +
+    :data:`theory.numbers.FEASIBILITY_RTOL`) in every resource. The engine builds the
+    state; a policy never does.
 
     Attributes: ``t``; ``L``, ``J``, ``sizes`` (J, n), ``capacity`` (L, n); ``load``
     (L, n) resources held (real and dummy jobs); ``count`` (L, J) jobs in service
     (real and dummy), ``dummies`` (L, J) of which dummy; ``Q`` (rows, J) waiting jobs,
     one row for central queues, one per server for distributed queues; ``queue_total``
-    (J,) = ``Q.sum(axis=0)``.
+    (J,) = ``Q.sum(axis=0)``; per job ``start``, ``server`` and ``finish`` (NaN or -1
+    until it happens).
+
+    Parameters
+    ----------
+    types : JobTypes
+        The job types: demand vectors, and the service laws of dummy jobs.
+    cluster : theory.Cluster
+        The servers (capacity per resource).
+    job_type : numpy.ndarray
+        The type of every job of the run, in arrival order (int).
+    service : numpy.ndarray
+        The service time of every job, in time units.
+    arrival : numpy.ndarray
+        The arrival time of every job.
+    distributed : bool
+        One queue row per server (PG18 Sec. II (ii), Algorithm 2) instead of one
+        central row.
+    rng : numpy.random.Generator
+        The scheduling stream: every random number of the policy and of the dummy jobs'
+        service.
+
+    Raises
+    ------
+    RuntimeError
+        From the actions, on a policy error: a job placed where it does not fit, or
+        started from an empty queue.
+
+    References
+    ----------
+    PG18, Sec. II (servers, job types, central and distributed queues) and Sec. IV-A,
+    Algorithm 1 and Remark 2 (dummy jobs); docs/design.md, section Simulation (The four
+    families).
+
+    Examples
+    --------
+    The engine builds the state; here one by hand, with two queued jobs (job 0 of type
+    1, size 5, and job 1 of type 0, size 2):
+
+    >>> import numpy as np
+    >>> from policies import JobTypes
+    >>> from policies.continuous import ContinuousState
+    >>> from theory import Cluster
+    >>> st = ContinuousState(JobTypes([[2], [5]]), Cluster.identical(2, 10),
+    ...                      job_type=np.array([1, 0]), service=np.array([1.5, 0.5]),
+    ...                      arrival=np.array([0.0, 0.0]), distributed=False,
+    ...                      rng=np.random.default_rng(0))
+    >>> st.enqueue(0); st.enqueue(1)
+    >>> st.Q.tolist(), st.fitting_servers(1).tolist()
+    ([[1, 1]], [0, 1])
+    >>> st.place(0, 1), st.place(0, 0), st.place(1, 0)  # the last is a dummy
+    (0, 1, -1)
+    >>> st.load.ravel().tolist(), st.dummies.tolist(), st.fits(0, 1)
+    ([7.0, 2.0], [[0, 0], [1, 0]], False)
+    >>> st.best_fit_score(np.array([0, 1]), 0).round(6).tolist()  # (2/10)(7/10), (2/10)(2/10)
+    [0.14, 0.04]
     """
 
     def __init__(self, types: JobTypes, cluster: Cluster, job_type: np.ndarray,

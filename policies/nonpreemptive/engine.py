@@ -47,8 +47,54 @@ def check_instance(jobs: JobSet, machines: Machines) -> None:
 
 
 def list_schedule(state: ScheduleState, order: list[int] | np.ndarray, start: float) -> None:
-    """PRIORITY-QUEUE list scheduling (FL24 Sec. 5.2) of ``order`` from ``start`` on
-    ``state``: :meth:`ScheduleState.list_schedule`."""
+    """PRIORITY-QUEUE list scheduling (FL24 Sec. 5.2) of ``order`` from ``start``.
+
+    :meth:`ScheduleState.list_schedule` on ``state``: at ``start`` and then at every
+    breakpoint of the profiles, the list is scanned in order and each job that fits
+    some machine for its whole duration is placed there (lowest-index machine first),
+    until the list is empty. Jobs may start in the gaps of earlier plans
+    (backfilling), as MRIS's line 6 needs. The jobs must be queued (released, not
+    placed) and released by ``start``.
+
+    Parameters
+    ----------
+    state : ScheduleState
+        The schedule so far; the placements are added to it.
+    order : list of int or numpy.ndarray
+        The jobs, in priority order.
+    start : float
+        The earliest start time, at least ``state.t``.
+
+    Raises
+    ------
+    RuntimeError
+        A job that fits no machine even when empty, that is already placed, or that
+        is released after ``start`` (or ``start`` before ``state.t``).
+    ValueError
+        A job that is not in ``state.queue``.
+
+    References
+    ----------
+    FL24, Sec. 5.2 (PRIORITY-QUEUE for makespan) and Sec. 5.3, Algorithm 1, line 6
+    (with backfilling).
+
+    Examples
+    --------
+    Two jobs planned on one machine, then a third listed later starts in the gap
+    before the second:
+
+    >>> from policies.nonpreemptive import ScheduleState, list_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 0], processing=[4, 2, 3], demand=[[0.6], [0.6], [0.4]])
+    >>> st = ScheduleState(jobs, Machines([[1.0]]))
+    >>> st.queue = [0, 1, 2]
+    >>> list_schedule(st, [0, 1], 0.0)
+    >>> st.start.tolist()
+    [0.0, 4.0, nan]
+    >>> list_schedule(st, [2], 1.0)  # backfilled into [1, 4), beside job 0
+    >>> st.start.tolist()
+    [0.0, 4.0, 1.0]
+    """
     state.list_schedule(order, start)
 
 
@@ -77,7 +123,66 @@ def run_nonpreemptive(policy: NonPreemptivePolicy, jobs: JobSet, machines: Machi
     >= 1); ``check``: run :func:`policies.invariants.check_nonpreemptive_run`. A job set
     whose times float64 does not resolve (a job shorter than 2^20 float spacings at its
     release, or at its completion in the schedule found) is refused with a
-    ``ValueError`` naming the job (:mod:`policies.nonpreemptive.times`)."""
+    ``ValueError`` naming the job (:mod:`policies.nonpreemptive.times`).
+
+    Parameters
+    ----------
+    policy : NonPreemptivePolicy
+        The policy (:func:`policies.make_policy` ``('mris')``, a built-in class or a
+        user's subclass).
+    jobs : theory.JobSet
+        The jobs: release r_j, processing time p_j, weight w_j and demands d_j (finite;
+        each job fits some machine).
+    machines : theory.Machines
+        The machines, with the jobs' resources.
+    check : bool, default True
+        Re-check the schedule's invariants.
+    k : float, default 2.0
+        The exponent of the l_k norm of flowtimes in the result, a finite number >= 1.
+    engine : {'auto', 'python', 'compiled'}, default 'auto'
+        Which loop runs the policy (the schedules are the same).
+
+    Returns
+    -------
+    NonPreemptiveResult
+        The schedule (starts, machines, decision times), its metrics (AWCT, makespan,
+        queueing delays) and the invariant report.
+
+    Raises
+    ------
+    TypeError
+        ``policy`` not an FL24-family policy, ``jobs`` not a JobSet, ``machines`` not a
+        Machines, or ``check`` not a bool.
+    ValueError
+        An unknown ``engine``, or ``'compiled'`` for a policy without a compiled path;
+        ``k`` not a finite number >= 1; a job that fits no machine or has a non-finite
+        release, processing time or weight; times float64 does not resolve; a policy's
+        own refusal (MRIS on machines that are not identical).
+    theory.budgets.BudgetExceeded
+        MRIS's knapsack beyond its table budget (``max_dp_cells``).
+    RuntimeError
+        A policy that stalls (jobs never placed) or places a job where it may not.
+
+    References
+    ----------
+    FL24, Sec. 3 (the model and the objective, AWCT) and Sec. 7.1-7.2 (the evaluation
+    and its benchmarks); docs/design.md, sections Simulation (The four families) and
+    Numbers and exactness (Times of a finite schedule).
+
+    Examples
+    --------
+    >>> from policies import PriorityQueue, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 0, 2, 2], processing=[4, 2, 3, 3, 3],
+    ...               demand=[[0.8, 0.6], [0.6, 0.8], [0.6, 0.2], [0.2, 0.2], [0.6, 0.2]],
+    ...               weight=[2, 1, 2, 2, 1])
+    >>> machines = Machines([[1.0, 1.0], [1.0, 1.0]])
+    >>> r = run_nonpreemptive(PriorityQueue(), jobs, machines)
+    >>> r.start.tolist(), r.machine.tolist(), r.awct, r.makespan
+    ([0.0, 3.0, 0.0, 2.0, 4.0], [1, 0, 0, 0, 1], 7.2, 7.0)
+    >>> r.params, r.invariants_ok
+    ({'sort': 'wsjf', 'engine': 'python'}, True)
+    """
     require_family(policy, "fl24-nonpreemptive", "policies.make_policy('mris') or a "
                    "policies.NonPreemptivePolicy subclass")
     assert isinstance(policy, NonPreemptivePolicy)

@@ -49,12 +49,74 @@ CAPACITY_RULES = ("proof", "printed")
 
 
 class MRIS(NonPreemptivePolicy):
-    """FL24 Algorithm 1. ``knapsack``: ``auto`` (CADP within its table budget, else
-    split; the module docstring), ``cadp`` (Sec. 5.1, (1 + eps) zeta), ``greedy``
-    (Remark 1, MRIS-GREEDY, 2 zeta), ``split`` (same guarantee as CADP, faster) or
-    ``exact``; ``sort``: the PQ order (WSJF, Sec. 7.3); ``gamma0``: gamma_0 (default
-    None: the smallest processing time, FL24 Sec. 3's unit, so that Thm. 6.8's p_j >=
-    gamma_0 holds); ``max_dp_cells``: CADP's table budget per interval."""
+    """MRIS, FL24 Algorithm 1: knapsacks of volume on doubling intervals, then PQ.
+
+    At gamma_k = gamma_0 2^k (k = 0, 1, ...) it collects the released, unplaced jobs
+    with p_j <= gamma_k (line 3), picks a set of at least the maximum weight whose
+    volume sum_j p_j u_j fits the capacity zeta_k (lines 4-5, a constraint-approximate
+    knapsack), and list-schedules it with PRIORITY-QUEUE from gamma_k on, backfilling
+    into the gaps of earlier plans (line 6). The module docstring gives the choices
+    the paper leaves open (gamma_0, the knapsack, the capacity). The machines must be
+    identical. The result's ``params`` record the gamma_0 and knapsacks used, its
+    ``extra["iterations"]`` one record per interval.
+
+    Parameters
+    ----------
+    eps : float, default 0.1
+        The knapsack's error parameter, in (0, 1): volume at most (1 + eps) zeta_k.
+    knapsack : {'auto', 'cadp', 'greedy', 'split', 'exact'}, default 'auto'
+        ``'cadp'``: FL24 Sec. 5.1's CONSTRAINT-APPROXIMATE DYNAMIC PROGRAM;
+        ``'greedy'``: Remark 1's MRIS-GREEDY (volume up to 2 zeta); ``'split'``: CADP's
+        guarantee, faster; ``'exact'``: the optimum within zeta; ``'auto'``: CADP
+        within its table budget, else split
+        (:func:`capacity.volume_knapsack.solve_volume_knapsack`).
+    sort : {'wsjf', 'svf', 'wsvf', 'sjf', 'sdf', 'wsdf', 'erf'}, default 'wsjf'
+        The PQ order of line 6 (FL24 Sec. 7.3).
+    gamma0 : float or None, default None
+        gamma_0, positive; None: the smallest processing time, FL24 Sec. 3's unit, so
+        that Thm. 6.8's p_j >= gamma_0 holds.
+    capacity_rule : {'proof', 'printed'}, default 'proof'
+        The knapsack capacity of line 4: R M gamma_k, as Lemma 6.5's proof needs
+        (``'proof'``), or R gamma_k as printed (erratum ``FL24.Alg1.line4``).
+    max_dp_cells : int or None, default None
+        CADP's table budget per interval; given, CADP is kept strictly (refused above
+        it) instead of falling back to split.
+    name : str, default 'mris'
+        The policy's name in results.
+
+    Raises
+    ------
+    ValueError
+        ``eps`` outside (0, 1); an unknown ``knapsack``, ``sort`` or ``capacity_rule``;
+        ``gamma0`` not a positive number; ``max_dp_cells`` not a positive integer.
+        During a run: machines that are not identical; times not resolved at a given
+        ``gamma0``; gamma_k beyond the float range.
+    theory.budgets.BudgetExceeded
+        During a run, a knapsack beyond ``max_dp_cells``.
+
+    References
+    ----------
+    FL24, Sec. 5.1 (P1, CADP), Sec. 5.2 (PQ for makespan), Sec. 5.3 and Algorithm 1,
+    Lemma 6.5 and Theorem 6.8 (Sec. 6.3), Remark 1 and Sec. 7.4 (the knapsack choice).
+
+    Examples
+    --------
+    FL24 Lemma 4.1's instance with N = 4: PQ starts the long job at once; MRIS waits
+    until gamma_0 = 1, takes the three small jobs (p_j <= 1) first, and the long one
+    at gamma_2 = 4:
+
+    >>> from policies import MRIS, PriorityQueue, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0.5, 0.5, 0.5], processing=[4, 1, 1, 1],
+    ...               demand=[[1.0], [1 / 3], [1 / 3], [1 / 3]])
+    >>> for p in (PriorityQueue(), MRIS()):
+    ...     r = run_nonpreemptive(p, jobs, Machines([[1.0]]))
+    ...     print(r.policy, r.start.tolist(), r.awct)
+    pq-wsjf [0.0, 4.0, 4.0, 4.0] 4.75
+    mris [4.0, 1.0, 1.0, 1.0] 3.5
+    >>> r.params["gamma0"], r.params["knapsack_used"]
+    (1.0, ['cadp'])
+    """
 
     wakeup_driven = True
 

@@ -44,7 +44,52 @@ class OnlineSpec:
 
 
 class NonPreemptivePolicy(Policy):
-    """Base class: the hooks the engine calls (override ``decide``)."""
+    """Base of FL24 non-preemptive policies: the hooks the event loop calls.
+
+    The engine (:func:`policies.run_nonpreemptive`) calls :meth:`reset` once, then, at
+    every decision time (a release, a completion of a placed job, or a time
+    :meth:`next_wakeup` asks for), :meth:`decide` with the :class:`ScheduleState`,
+    through which the policy places released jobs, now or planned ahead. A subclass
+    overrides ``decide`` (and the others as it needs) and sets ``name``;
+    :meth:`compiled_spec` returns None, so a user's policy runs on the Python loop,
+    and :meth:`extra` returns what it recorded for the result. ``wakeup_driven``
+    policies (MRIS, CA-PQ) act only at their wake-up times and only through
+    :meth:`ScheduleState.list_schedule`.
+
+    The constructor takes no arguments; subclasses define their own.
+
+    Attributes
+    ----------
+    family : str
+        ``'fl24-nonpreemptive'`` (class attribute).
+    wakeup_driven : bool
+        Acts only at the wake-up times, by list scheduling; False here.
+
+    References
+    ----------
+    FL24, Sec. 3 (the model: jobs may be collected and their decisions deferred; once
+    started a job runs for p_j) and Sec. 4 (the PRIORITY-QUEUE class); docs/design.md,
+    section Simulation (The four families).
+
+    Examples
+    --------
+    Heaviest weight first, each job on the lowest-index machine it fits now:
+
+    >>> from policies import NonPreemptivePolicy, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 0, 2, 2], processing=[4, 2, 3, 3, 3],
+    ...               demand=[[0.8, 0.6], [0.6, 0.8], [0.6, 0.2], [0.2, 0.2], [0.6, 0.2]],
+    ...               weight=[2, 1, 2, 2, 1])
+    >>> machines = Machines([[1.0, 1.0], [1.0, 1.0]])
+    >>> class HeaviestFirst(NonPreemptivePolicy):
+    ...     name = "heaviest-first"
+    ...     def decide(self, state):
+    ...         order = sorted(state.queue, key=lambda j: (-state.weight[j], j))
+    ...         state.place_in_order(order)
+    >>> r = run_nonpreemptive(HeaviestFirst(), jobs, machines)
+    >>> r.start.tolist(), r.machine.tolist(), r.awct, r.params
+    ([0.0, 3.0, 0.0, 2.0, 4.0], [0, 1, 1, 0, 0], 7.2, {'engine': 'python'})
+    """
 
     family: ClassVar[str] = "fl24-nonpreemptive"
     #: ``decide`` acts only at the times ``next_wakeup`` names, and only through

@@ -41,7 +41,46 @@ def ordered(key: np.ndarray, jobs: list[int] | np.ndarray) -> np.ndarray:
 
 
 class PriorityQueue(NonPreemptivePolicy):
-    """PRIORITY-QUEUE, online (FL24 Sec. 4): every event, start what fits now."""
+    """PRIORITY-QUEUE, online (FL24 Sec. 4): every event, start what fits now.
+
+    At every event (a release or a completion) the released, unplaced jobs are ordered
+    by the sort key (non-decreasing, ties to the lower index) and, from the head,
+    every job that fits some machine now is started on the lowest-index machine it
+    fits. Lemma 4.1: its competitive ratio for AWCT is Omega(N).
+
+    Parameters
+    ----------
+    sort : {'wsjf', 'svf', 'wsvf', 'sjf', 'sdf', 'wsdf', 'erf'}, default 'wsjf'
+        The key (:data:`SORTS`, FL24 Sec. 7.3): volume v_j, processing time p_j or
+        total demand u_j, each divided by w_j in the ``w`` variants; ``erf`` the
+        release r_j.
+    name : str or None, default None
+        The policy's name in results; None: ``'pq-'`` + ``sort``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``sort``.
+
+    References
+    ----------
+    FL24, Sec. 4 (PRIORITY-QUEUE, Lemma 4.1) and Sec. 7.3 (the sorting heuristics).
+
+    Examples
+    --------
+    >>> from policies import PriorityQueue, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 0, 2, 2], processing=[4, 2, 3, 3, 3],
+    ...               demand=[[0.8, 0.6], [0.6, 0.8], [0.6, 0.2], [0.2, 0.2], [0.6, 0.2]],
+    ...               weight=[2, 1, 2, 2, 1])
+    >>> machines = Machines([[1.0, 1.0], [1.0, 1.0]])
+    >>> for p in (PriorityQueue(), PriorityQueue("svf"), PriorityQueue("erf")):
+    ...     r = run_nonpreemptive(p, jobs, machines)
+    ...     print(r.policy, r.start.tolist(), r.awct)
+    pq-wsjf [0.0, 3.0, 0.0, 2.0, 4.0] 7.2
+    pq-svf [3.0, 0.0, 0.0, 2.0, 2.0] 7.4
+    pq-erf [0.0, 0.0, 2.0, 2.0, 4.0] 7.4
+    """
 
     def __init__(self, sort: str = "wsjf", name: str | None = None):
         if sort not in SORTS:
@@ -69,8 +108,42 @@ class PriorityQueue(NonPreemptivePolicy):
 
 
 class CollectAllPQ(NonPreemptivePolicy):
-    """COLLECT-ALL-PRIORITY-QUEUE (FL24 Sec. 7.2): told the last release time, it waits
-    for every job and then list-schedules them all from there (PQ, WSJF by default)."""
+    """COLLECT-ALL-PRIORITY-QUEUE (FL24 Sec. 7.2): wait for every job, then list-schedule.
+
+    Told the last release time, it waits for every job and then list-schedules them
+    all from there (PQ, WSJF by default; :meth:`ScheduleState.list_schedule`).
+
+    Parameters
+    ----------
+    sort : {'wsjf', 'svf', 'wsvf', 'sjf', 'sdf', 'wsdf', 'erf'}, default 'wsjf'
+        The list's order (:data:`SORTS`).
+    name : str, default 'ca-pq'
+        The policy's name in results.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``sort``.
+
+    References
+    ----------
+    FL24, Sec. 7.2 (the COLLECT-ALL-PQ benchmark) and Sec. 5.2 (PQ list scheduling).
+
+    Examples
+    --------
+    FL24 Lemma 4.1's instance with N = 4: online PQ starts the long job at once and
+    the small ones wait for it; collecting every job first puts the small ones first.
+
+    >>> from policies import CollectAllPQ, PriorityQueue, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0.5, 0.5, 0.5], processing=[4, 1, 1, 1],
+    ...               demand=[[1.0], [1 / 3], [1 / 3], [1 / 3]])
+    >>> for p in (PriorityQueue(), CollectAllPQ()):
+    ...     r = run_nonpreemptive(p, jobs, Machines([[1.0]]))
+    ...     print(r.policy, r.start.tolist(), r.awct)
+    pq-wsjf [0.0, 4.0, 4.0, 4.0] 4.75
+    ca-pq [1.5, 0.5, 0.5, 0.5] 2.5
+    """
 
     wakeup_driven = True
 

@@ -20,7 +20,52 @@ __all__ = ["MachineProfiles"]
 
 
 class MachineProfiles:
-    """The profiles of M machines with capacities ``capacity`` (M, R)."""
+    """The resource-over-time profiles of M machines with capacities ``capacity`` (M, R).
+
+    Machine i's profile is the step function usage(t) of the jobs placed on it, past
+    and planned, kept as sorted breakpoints and the usage after each (the module
+    docstring). :meth:`add` holds a demand on [start, start + length); :meth:`fits`
+    asks whether a demand fits on a window, within the feasibility tolerance
+    :data:`theory.numbers.FEASIBILITY_RTOL` (usage + d <= capacity (1 + rtol) in
+    every resource); :meth:`usage_at`, :meth:`breakpoints`, :meth:`next_breakpoint` and
+    :meth:`changes_at` read it; :meth:`prune` forgets the past. ``planned`` becomes
+    True once a job starts after its machine's profile start.
+
+    Parameters
+    ----------
+    capacity : numpy.ndarray
+        Capacities, shape (M, R): one row per machine, one column per resource.
+    start : float, default 0.0
+        The time every profile starts at (nothing can be placed before it).
+    room : int, default 16
+        Initial breakpoints allocated per machine (the arrays grow as needed).
+
+    Raises
+    ------
+    ValueError
+        From the queries and updates: a time before a machine's profile start.
+
+    References
+    ----------
+    FL24, Sec. 3 (the resource constraint sum_{j: S_j <= t < C_j} d_jl <= 1 at every
+    time t) and Sec. 5.3 (planning ahead and backfilling).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies.nonpreemptive import MachineProfiles
+    >>> pr = MachineProfiles(np.array([[1.0, 1.0], [1.0, 1.0]]))
+    >>> pr.add(0, 0.0, 4.0, np.array([0.8, 0.6]))  # a job on [0, 4)
+    >>> pr.add(0, 5.0, 2.0, np.array([0.5, 0.5]))  # one planned on [5, 7)
+    >>> pr.breakpoints(0).tolist(), pr.usage_at(0, 4.5).tolist(), pr.usage_at(0, 6.0).tolist()
+    ([0.0, 4.0, 5.0, 7.0], [0.0, 0.0], [0.5, 0.5])
+    >>> d = np.array([0.6, 0.2])
+    >>> pr.fits(0, 4.0, 1.0, d), pr.fits(0, 4.0, 2.0, d), pr.next_breakpoint(0.0)
+    (True, False, 4.0)
+    >>> pr.prune(4.0)
+    >>> pr.breakpoints(0).tolist(), pr.planned
+    ([4.0, 5.0, 7.0], True)
+    """
 
     def __init__(self, capacity: np.ndarray, *, start: float = 0.0, room: int = 16):
         self.capacity = np.asarray(capacity, dtype=np.float64)

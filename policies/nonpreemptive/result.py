@@ -22,9 +22,68 @@ __all__ = ["NonPreemptiveResult"]
 
 @dataclass(frozen=True, eq=False, repr=False)
 class NonPreemptiveResult(JobSetResult, family="fl24-nonpreemptive", frames=("jobs",)):
-    """A finished schedule: per job (input order) ``start`` S_j, ``machine``, ``decided``
-    (the decision time at which it was placed; S_j >= decided >= r_j), and the metrics
-    of FL24 Sec. 7: AWCT (1/N) sum_j w_j C_j, makespan, queueing delays S_j - r_j."""
+    """A finished FL24 schedule: starts, machines, decision times, and its metrics.
+
+    Per job (input order) ``start`` S_j, ``machine``, ``decided`` (the decision time
+    at which it was placed; S_j >= decided >= r_j), and the metrics of FL24 Sec. 7:
+    AWCT (1/N) sum_j w_j C_j, makespan, queueing delays S_j - r_j. Properties:
+    ``completion`` C_j = S_j + p_j, ``weighted_completion``, ``awct``, ``makespan``,
+    ``queueing_delay`` and ``flowtime``; :meth:`flowtime_lk`; and the run contract's
+    :meth:`summary`, :meth:`to_dict` and :meth:`to_frame` (``"jobs"``). Built by
+    :func:`policies.run_nonpreemptive`.
+
+    Parameters
+    ----------
+    policy : str
+        The policy's name.
+    jobs : theory.JobSet
+        The jobs scheduled.
+    machines : theory.Machines
+        The machines.
+    start : numpy.ndarray
+        S_j, each job's start time.
+    machine : numpy.ndarray
+        Each job's machine (int).
+    decided : numpy.ndarray
+        The decision time at which each job was placed.
+    k : float
+        The exponent of :meth:`flowtime_lk`'s norm.
+    seconds : float
+        Wall-clock time of the run.
+    params : dict, default {}
+        The policy's parameters and the engine.
+    extra : dict, default {}
+        What the policy recorded (MRIS: ``iterations``, one record per interval).
+    invariants : policies.InvariantReport or None, default None
+        :func:`policies.invariants.check_nonpreemptive_run`'s report; None with
+        ``check=False``.
+    seed : object, default None
+        Always None: the policies are deterministic.
+
+    References
+    ----------
+    FL24, Sec. 3 (C_j = S_j + p_j, the objective (1/N) sum_j w_j C_j) and Sec. 7.5
+    (AWCT, makespan, queueing delay, Fig. 5); docs/design.md, section The run contract
+    (Results).
+
+    Examples
+    --------
+    >>> from policies import MRIS, run_nonpreemptive
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 0, 2, 2], processing=[4, 2, 3, 3, 3],
+    ...               demand=[[0.8, 0.6], [0.6, 0.8], [0.6, 0.2], [0.2, 0.2], [0.6, 0.2]],
+    ...               weight=[2, 1, 2, 2, 1])
+    >>> machines = Machines([[1.0, 1.0], [1.0, 1.0]])
+    >>> r = run_nonpreemptive(MRIS(), jobs, machines)
+    >>> r
+    NonPreemptiveResult(mris, finished, 5 jobs on 2 machine(s), AWCT 11.6, makespan 10, ...)
+    >>> r.completion.tolist(), r.decided.tolist(), r.queueing_delay.tolist()
+    ([8.0, 4.0, 7.0, 7.0, 10.0], [4.0, 2.0, 4.0, 4.0, 4.0], [4.0, 2.0, 4.0, 2.0, 5.0])
+    >>> r.weighted_completion, r.flowtime_lk(k=1)
+    (58.0, 32.0)
+    >>> [(it["k"], it["gamma"], it["selected"]) for it in r.extra["iterations"]]
+    [(0, 2.0, 1), (1, 4.0, 4)]
+    """
 
     policy: str
     jobs: JobSet

@@ -15,13 +15,59 @@ __all__ = ["ScheduleState"]
 
 
 class ScheduleState:
-    """What a policy sees at decision time ``t`` and how it acts.
+    """What an FL24 policy sees at decision time ``t``, and how it places jobs.
 
     ``queue``: released, unplaced jobs in release order (ties: index). ``arrived_now``:
     the jobs released at ``t``; ``freed_now``: machines where a job completed at ``t``.
     Job data: ``arrival``, ``processing``, ``weight``, ``demand`` (N, R), ``total_demand``
     u_j = sum_l d_jl / c_l and ``volume`` v_j = p_j u_j (FL24 Sec. 5.1, demands as
-    fractions of a machine).
+    fractions of a machine, c_l the largest capacity in resource l).
+
+    Actions: :meth:`place` (a job on a machine, now or planned ahead, never before its
+    release or the current time, only where it fits its whole duration),
+    :meth:`place_in_order` (PQ's scan) and :meth:`list_schedule` (PQ list scheduling
+    with backfilling, FL24 Sec. 5.2). Queries: :meth:`fits`, :meth:`first_fit`,
+    :meth:`fit_matrix`, :meth:`usage_at`, :meth:`free_now`. The schedule so far is in
+    ``start``, ``machine`` and ``decided`` (NaN or -1 for unplaced jobs); the profiles
+    are a :class:`MachineProfiles`. The engine builds the state and sets ``t``,
+    ``queue``, ``arrived_now`` and ``freed_now`` before each decision.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: release r_j, processing time p_j, weight w_j, demands d_j.
+    machines : theory.Machines
+        The machines' capacities.
+
+    Raises
+    ------
+    RuntimeError
+        From :meth:`place`, on a policy error: a job placed twice, before now or its
+        release, or where it does not fit.
+
+    References
+    ----------
+    FL24, Sec. 3 (the model: S_j >= r_j, C_j = S_j + p_j, the resource constraint)
+    and Sec. 5.1 (u_j and v_j); docs/design.md, section Simulation (The four families).
+
+    Examples
+    --------
+    The engine builds the state; here one by hand at time 0:
+
+    >>> from policies.nonpreemptive import ScheduleState
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[4, 2, 1],
+    ...               demand=[[0.8, 0.6], [0.6, 0.8], [0.2, 0.4]])
+    >>> st = ScheduleState(jobs, Machines([[1.0, 1.0], [1.0, 1.0]]))
+    >>> st.total_demand.round(6).tolist(), st.volume.round(6).tolist()
+    ([1.4, 1.4, 0.6], [5.6, 2.8, 0.6])
+    >>> st.queue = [0, 1]
+    >>> st.place(0, 0)  # job 0 on machine 0 from now
+    >>> st.fits(1, 0), st.first_fit(1), st.free_now(0).round(6).tolist()
+    (False, 1, [0.2, 0.4])
+    >>> st.place(1, 0, start=4.0)  # planned ahead, after job 0
+    >>> st.start.tolist(), st.machine.tolist(), st.queue
+    ([0.0, 4.0, nan], [0, 0, -1], [])
     """
 
     def __init__(self, jobs: JobSet, machines: Machines):

@@ -47,7 +47,36 @@ def slot_bound(jobs: JobSet, machines: Machines) -> int:
     max_j p_j (the horizon within which one core per slot finishes every job) plus
     10,000 slots, room for policies that wait on purpose (OCORP serves a job only once
     its multiplier passes its weight), and at most max_j a_j + :data:`MAX_SLOTS`. A run
-    reaching it stops and says so."""
+    reaching it stops and says so.
+
+    Parameters
+    ----------
+    jobs : theory.JobSet
+        The jobs: integer arrival slots a_j, processing times p_j and cores d_j
+        (``demand[:, 0]``).
+    machines : theory.Machines
+        The machines (not used by the bound; the signature matches the engine's).
+
+    Returns
+    -------
+    int
+        min(10 (max_j a_j + sum_j p_j d_j + max_j p_j) + 10,000, max_j a_j +
+        :data:`MAX_SLOTS`).
+
+    References
+    ----------
+    XLL21, Sec. II-A (volumes v_j = p_j d_j, a job served from slot a_j + 1);
+    docs/design.md, section Inputs, budgets and errors (Budgets).
+
+    Examples
+    --------
+    >>> from policies.preemptive import slot_bound
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 1, 1, 2], processing=[3, 1, 3, 2],
+    ...               demand=[[3], [3], [1], [3]])
+    >>> slot_bound(jobs, Machines([[3], [2]]))  # 10 (2 + 21 + 3) + 10,000
+    10260
+    """
     a, p, d = jobs.arrival, jobs.processing, jobs.demand[:, 0]
     generous = 10 * (int(a.max()) + int(np.sum(p * d)) + int(p.max())) + 10_000
     return min(generous, int(a.max()) + MAX_SLOTS)
@@ -147,6 +176,81 @@ def run_schedule(policy: PreemptivePolicy, jobs: JobSet, machines: Machines, *,
     ``status == "stopped"`` and its unfinished jobs without completion. ``check``:
     rebuild the invariants from the record (:func:`policies.invariants.check_preemptive_run`;
     without it ``invariants`` is None).
+
+    Parameters
+    ----------
+    policy : PreemptivePolicy
+        The policy (:func:`policies.make_policy` ``('ocorp')``, a built-in class or a
+        user's subclass).
+    jobs : theory.JobSet
+        The jobs: integer arrival slots, processing times and demands (cores in
+        ``demand_0``, memory in ``demand_1``).
+    machines : theory.Machines
+        The machines: integer cores (``capacity_0``) and memory (``capacity_1``).
+    k : float, default 2
+        The exponent of the l_k flowtime norm and of the weights (5); a finite number
+        >= 1.
+    memory : bool or None, default None
+        Model memory; None: when the policy uses memory and the jobs have a second
+        resource.
+    max_slots : int or None, default None
+        The slot cap (None: :func:`slot_bound`).
+    after : numpy.ndarray or None, default None
+        ``after[j]``: a job that must complete before j is served, or -1 (integers, no
+        cycle).
+    declared : array_like or None, default None
+        Declared demands, shape (N, R), integers >= 0 with at least one core.
+    memory_budget : float, default :data:`theory.budgets.MEMORY_BUDGET`
+        Bytes the run's arrays and record may use.
+    check : bool, default True
+        Re-check the invariants from the record.
+
+    Returns
+    -------
+    ScheduleResult
+        Completions, flowtimes, fractional flowtimes (eq. (5)), preemptions,
+        migrations, the unfinished-work series and the record, with the invariant
+        report; ``status`` is ``"stopped"`` when the slot cap was reached.
+
+    Raises
+    ------
+    TypeError
+        ``policy`` not an XLL21-family policy; ``jobs`` not a JobSet or ``machines``
+        not a Machines; ``memory`` or ``check`` not a bool; ``allocate`` returning
+        something other than an :class:`Allocation`.
+    ValueError
+        ``k`` not a finite number >= 1; ``max_slots`` not an integer >= 1;
+        ``memory_budget`` not positive; times, demands or capacities that are not
+        integers; a third resource; memory (de)selected inconsistently with the policy
+        or the data; a job that fits no machine or demands no core; a volume beyond
+        2^62; bad ``declared`` or ``after``; an allocation that breaks eq. (4) (the
+        message names the policy, slot and equation).
+    theory.budgets.BudgetExceeded
+        The arrays or the record pass ``memory_budget``, or, with ``max_slots`` left
+        out, every schedule needs more than :data:`MAX_SLOTS` busy slots.
+
+    References
+    ----------
+    XLL21, Sec. II-A (the slotted model, eqs. (1)-(2)), Sec. II-B (P1, eq. (4)),
+    Sec. II-C (eq. (5)), Sec. V (eq. (43)) and Sec. VI-D (misestimation);
+    docs/design.md, section Simulation (The four families).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from policies.preemptive import SRPT, run_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 1, 1, 2], processing=[3, 1, 3, 2],
+    ...               demand=[[3], [3], [1], [3]])
+    >>> machines = Machines([[3], [2]])
+    >>> r = run_schedule(SRPT(), jobs, machines)
+    >>> r.completion.tolist(), r.flowtime.tolist(), r.unfinished_work.tolist()
+    ([4.0, 2.0, 6.0, 5.0], [4.0, 1.0, 5.0, 3.0], [6, 7, 8, 3, 1, 0])
+    >>> run_schedule(SRPT(), jobs, machines, after=np.array([-1, -1, 0, -1])).completion
+    array([4., 2., 7., 5.])
+    >>> stopped = run_schedule(SRPT(), jobs, machines, max_slots=3)
+    >>> stopped.status, stopped.stop_reason
+    ('stopped', 'the slot cap of 3 was reached with 3 job(s) unfinished')
     """
     require_family(policy, "xll21-preemptive", "policies.make_policy('ocorp') or a "
                    "policies.preemptive.PreemptivePolicy subclass")

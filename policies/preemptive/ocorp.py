@@ -76,8 +76,55 @@ class _Dual(PreemptivePolicy):
 
 
 class OCORP(_Dual):
-    """OCORP, the single-resource algorithm (XLL21 IV-A): Lemma 1 on pooled cores, each
-    job capped by its remaining volume, packed largest first."""
+    """OCORP, the single-resource online dual algorithm of XLL21 (Sec. III-A, IV-A).
+
+    Each job j keeps a multiplier lambda_j, 0 from slot a_j + 1 on and updated after
+    every slot by eq. (10) with the target rate p_j / (Gamma - a_j) of eq. (7)
+    (Algorithm 1 line 7 misprints it as p_j / (1 - a_j), erratum
+    ``XLL21.Alg1.line7``). In slot t the jobs with a negative coefficient
+    w_j(t) - lambda_j(t) of eq. (9) (w_j of eq. (5)) are served, most negative
+    omega_j = (w_j - lambda_j) / d_j first, by Lemma 1 (eq. (22), corrected: erratum
+    ``XLL21.Lemma1.eq22``) on the pooled cores, each job capped by its remaining
+    volume; the cores are then packed onto the machines, largest job onto largest
+    machine (IV-A). A job is served only once its multiplier has grown past its
+    weight: OCORP waits on purpose. Cores only (memory is not modelled).
+
+    Parameters
+    ----------
+    gamma : float or None, default None
+        Gamma of eq. (7), above every arrival; None: eq. (27) over the job set run,
+        max{max_j max(a_j + 2 p_j, 2 a_j), 4 sum_j p_j d_j / sum_i C_i} (XLL21's
+        experiment fixes Gamma = 4000).
+    mu : float or callable, default ``default_step``
+        The step size of eq. (10): a positive number, or a function ``(t, k) ->
+        step``; the default is t^(k + 0.5) in slot t (XLL21 VI-1).
+
+    Raises
+    ------
+    ValueError
+        ``gamma`` not a positive number, or ``mu`` neither a positive number nor
+        callable; when a run starts, a Gamma not above every arrival (eq. (7)).
+
+    References
+    ----------
+    XLL21, Sec. III-A (eqs. (7), (9), (10)), Sec. IV-A (Lemma 1, eq. (22), the
+    packing; Theorem 3, eq. (27)) and Sec. VI-1 (the step size).
+
+    Examples
+    --------
+    >>> from policies.preemptive import OCORP, run_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 1, 1, 2], processing=[3, 1, 3, 2],
+    ...               demand=[[3], [3], [1], [3]])
+    >>> p = OCORP()
+    >>> r = run_schedule(p, jobs, Machines([[3], [2]]))
+    >>> p.gamma  # eq. (27): 4 sum_j p_j d_j / sum_i C_i = 4 x 21 / 5
+    16.8
+    >>> r.completion.tolist(), int(r.record[3].min())  # nothing is served before slot 5
+    ([11.0, 15.0, 9.0, 13.0], 5)
+    >>> run_schedule(OCORP(gamma=40.0), jobs, Machines([[3], [2]])).completion.tolist()
+    [15.0, 27.0, 13.0, 14.0]
+    """
 
     name = "ocorp"
 
@@ -92,9 +139,51 @@ class OCORP(_Dual):
 
 
 class OCORPPlus(_Dual):
-    """OCORP+ (XLL21 IV-B): the per-slot program (32) with switching cost (31), alpha
-    times the squared change of every x_j^i from the previous slot, solved as a convex
-    QP; its continuous rates are rounded down to integer cores (capacity is kept)."""
+    """OCORP+ (XLL21 IV-B): OCORP with a switching cost against preemption and migration.
+
+    Each slot solves the per-slot program (32) with switching cost (31), alpha times
+    the squared change of every x_j^i from the previous slot, as a convex QP in cvxpy
+    (:func:`capacity.slot_programs.switching_cost_program`); its continuous rates are
+    rounded down to integer cores (capacity is kept), each job at most its remaining
+    volume. The multipliers follow eq. (10) as in :class:`OCORP`. Cores only.
+
+    Parameters
+    ----------
+    alpha : float, default 10.0
+        The weight of the switching cost S(t) in (32); finite and >= 0 (0: no switching
+        cost).
+    gamma : float or None, default None
+        Gamma of eq. (7), above every arrival; None: eq. (27) over the job set run,
+        max{max_j max(a_j + 2 p_j, 2 a_j), 4 sum_j p_j d_j / sum_i C_i} (XLL21's
+        experiment fixes Gamma = 4000).
+    mu : float or callable, default ``default_step``
+        The step size of eq. (10): a positive number, or a function ``(t, k) ->
+        step``; the default is t^(k + 0.5) in slot t (XLL21 VI-1).
+
+    Raises
+    ------
+    ValueError
+        ``gamma`` not a positive number, or ``mu`` neither a positive number nor
+        callable; when a run starts, a Gamma not above every arrival (eq. (7)).
+        Also ``alpha`` negative or not finite.
+    capacity.programs.ProgramError
+        During a run, a per-slot QP without a solution.
+
+    References
+    ----------
+    XLL21, Sec. IV-B, eqs. (31)-(32) and Theorem 5; Sec. III-A, eq. (10); Sec. VI-B
+    (OCORP+ in the evaluation).
+
+    Examples
+    --------
+    >>> from policies.preemptive import OCORPPlus, run_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 1, 1], demand=[[2], [2], [1]])
+    >>> p = OCORPPlus(alpha=10.0)
+    >>> r = run_schedule(p, jobs, Machines([[2], [2]]))
+    >>> p.name, p.alpha, r.completion.tolist(), r.migrations.tolist()
+    ('ocorp-plus', 10.0, [8.0, 10.0, 8.0], [0, 0, 0])
+    """
 
     name = "ocorp-plus"
 
@@ -128,13 +217,52 @@ class OCORPPlus(_Dual):
 
 
 class OCORPM(_Dual):
-    """OCORP+M, XLL21 Algorithm 1 (cores and memory).
+    """OCORP+M, XLL21 Algorithm 1: OCORP with cores and memory.
 
     z^0 = 1; then alternately the x-step (11), the pooled Lemma 1 allocation restricted
     to the machines where z_j^i = 1 (greedy in omega order, largest free machine first),
     and the z-step (12), per machine the 0/1 knapsack max sum_j pi_j x_j^i z_j^i subject
     to sum_j m_j z_j^i <= M_i (pi_j = lambda_j - w_j), until (x, z) repeats (the paper:
-    within two iterations; at most ``max_rounds``).
+    within two iterations; at most ``max_rounds``). The multipliers follow eq. (10) as
+    in :class:`OCORP`. Memory is modelled when the jobs have a second resource.
+
+    Parameters
+    ----------
+    gamma : float or None, default None
+        Gamma of eq. (7), above every arrival; None: eq. (27) over the job set run,
+        max{max_j max(a_j + 2 p_j, 2 a_j), 4 sum_j p_j d_j / sum_i C_i} (XLL21's
+        experiment fixes Gamma = 4000).
+    mu : float or callable, default ``default_step``
+        The step size of eq. (10): a positive number, or a function ``(t, k) ->
+        step``; the default is t^(k + 0.5) in slot t (XLL21 VI-1).
+    max_rounds : int, default 10
+        Most alternations of the x- and z-steps per slot.
+
+    Raises
+    ------
+    ValueError
+        ``gamma`` not a positive number, or ``mu`` neither a positive number nor
+        callable; when a run starts, a Gamma not above every arrival (eq. (7)).
+
+    References
+    ----------
+    XLL21, Sec. III-A and III-B, Algorithm 1 (eqs. (11)-(12)), Theorems 1-2; Sec. VI-C
+    (OCORP+M in the evaluation).
+
+    Examples
+    --------
+    Jobs 0 and 1 hold memory 3 and 2 of a machine's 4, so they never share a machine:
+
+    >>> from policies.preemptive import OCORPM, run_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 0, 1], processing=[2, 2, 1],
+    ...               demand=[[2, 3], [1, 2], [2, 2]])
+    >>> r = run_schedule(OCORPM(), jobs, Machines([[2, 4], [2, 4]]))
+    >>> r.memory, r.completion.tolist(), r.invariants_ok
+    (True, [9.0, 9.0, 13.0], True)
+    >>> job, machine, cores, slot = r.record
+    >>> machine[slot == 6].tolist(), job[slot == 6].tolist()
+    ([1, 0], [0, 1])
     """
 
     name = "ocorp-m"
@@ -224,10 +352,55 @@ def _x_step(order: np.ndarray, want: np.ndarray, allowed: np.ndarray,
 
 
 class OCORPMapReduce(OCORP):
-    """OCORP on the dummy map and reduce jobs of XLL21 Sec. V: P5's weights, the
-    targets of eq. (44) and Gamma below it; run it on ``jobs.dummy_jobs()`` with their
-    ``after``. The network-latency placement of eq. (45) needs per-machine input
-    locations the trace does not have: tasks are packed as in OCORP."""
+    """OCORP for MapReduce jobs (XLL21 Sec. V): dummy map and reduce jobs, P5's weights.
+
+    OCORP on the dummy map and reduce jobs of XLL21 Sec. V: P5's weights, the targets
+    of eq. (44) and Gamma below it; run it on ``jobs.dummy_jobs()`` with their
+    ``after`` (the reduce job waits for its map job, eq. (43)). The network-latency
+    placement of eq. (45) needs per-machine input locations the trace does not have:
+    tasks are packed as in OCORP.
+
+    Parameters
+    ----------
+    jobs : theory.mapreduce.MapReduceJobs
+        The MapReduce jobs the policy schedules (their dummy jobs are the run's job
+        set).
+    gamma : float or None, default None
+        Gamma of eq. (44), above every arrival; None: the value XLL21 V gives below
+        eq. (44), max{max_j max(a_j + 2 p_j, 2 a_j), 4 sum_j sum_z n_j^z p_j^z d_j^z /
+        sum_i C_i} with p_j = p_j^m + p_j^r (:meth:`MapReduceJobs.gamma`).
+    mu : float or callable, default ``default_step``
+        The step size of eq. (10): a positive number, or a function ``(t, k) ->
+        step``; the default is t^(k + 0.5) in slot t (XLL21 VI-1).
+
+    Raises
+    ------
+    TypeError
+        ``jobs`` is not a :class:`theory.mapreduce.MapReduceJobs`.
+    ValueError
+        ``gamma`` not a positive number, or ``mu`` neither a positive number nor
+        callable; when a run starts, a job set other than the 2N dummy jobs, or a
+        Gamma not above every arrival (eq. (44)).
+
+    References
+    ----------
+    XLL21, Sec. V (P5, eqs. (40)-(45)) and Sec. VI-E (MapReduce-like jobs).
+
+    Examples
+    --------
+    >>> from policies.preemptive import OCORPMapReduce, run_schedule
+    >>> from theory import Machines
+    >>> from theory.mapreduce import MapReduceJobs
+    >>> mr = MapReduceJobs(arrival=[0, 1], map_tasks=[2, 1], map_cores=[1, 2],
+    ...                    map_time=[2, 1], reduce_tasks=[1, 1], reduce_cores=[2, 1],
+    ...                    reduce_time=[1, 2])
+    >>> jobs, after = mr.dummy_jobs()
+    >>> jobs.demand[:, 0].tolist(), after.tolist()
+    ([2.0, 2.0, 2.0, 1.0], [-1, 0, -1, 2])
+    >>> r = run_schedule(OCORPMapReduce(mr), jobs, Machines([[2], [2]]), after=after)
+    >>> r.completion.tolist(), r.invariants_ok
+    ([9.0, 11.0, 6.0, 10.0], True)
+    """
 
     name = "ocorp-mapreduce"
 

@@ -36,6 +36,79 @@ class ScheduleResult(JobSetResult, family="xll21-preemptive", frames=("jobs", "s
     Objectives of a stopped run are not known: :meth:`summary` reports them as null
     and gives ``*_lower`` bounds instead (an unfinished job completes in slot
     max(T + 1, a_j + p_j) or later, and its fractional flowtime only grows).
+
+    Built by :func:`policies.preemptive.run_schedule` (through :meth:`build`, which
+    adds the invariant report). Methods: :meth:`flowtime_lk` and
+    :meth:`flowtime_lk_lower`, :meth:`fractional_lk`, :meth:`flowtime_lk_series`,
+    :meth:`fractional_lk_series`, :meth:`rates` (y_j(t), dense), and the run
+    contract's :meth:`summary`, :meth:`to_dict` and :meth:`to_frame`; properties
+    ``flowtime``, ``waiting``, ``finished``, ``stopped`` and ``makespan``.
+
+    Parameters
+    ----------
+    policy : str
+        The policy's name.
+    k : float
+        The exponent of the l_k norm (and of the weights (5)).
+    memory : bool
+        Whether memory was modelled.
+    jobs : theory.JobSet
+        The jobs scheduled.
+    machines : theory.Machines
+        The machines.
+    completion : numpy.ndarray
+        c_j, the slot in which job j completed (NaN: unfinished when the run stopped).
+    fractional : numpy.ndarray
+        Each job's fractional flowtime, eq. (5), accumulated over the slots run.
+    preemptions : numpy.ndarray
+        Per job, slots in which it was served, unfinished, and not served in the next.
+    migrations : numpy.ndarray
+        Per job, service slots on another set of machines than its previous one.
+    record : tuple of numpy.ndarray
+        (job, machine, cores, slot) of every allocation of cores.
+    unfinished_work : numpy.ndarray
+        Core-slots of arrived jobs left after each slot 1..T.
+    seconds : float
+        Wall-clock time of the run.
+    slots : int
+        T, the last slot run.
+    stop_reason : str or None
+        Why the run stopped with jobs unfinished (None: every job completed).
+    after : numpy.ndarray or None, default None
+        The precedence ``after`` of the run (-1: none), or None.
+    declared : numpy.ndarray or None, default None
+        The declared demands under misestimation, or None.
+    invariants : policies.InvariantReport or None, default None
+        :func:`policies.invariants.check_preemptive_run`'s report; None with
+        ``check=False``.
+    params : dict, default {}
+        The policy's parameters and the engine.
+    seed : object, default None
+        Always None: the policies are deterministic.
+
+    References
+    ----------
+    XLL21, Sec. II-A (c_j, f_j = c_j - a_j, eq. (1)), Sec. II-B (the l_k norm of
+    flowtimes, eq. (4a)), Sec. II-C (eq. (5)) and Sec. VI (metrics: preemptions,
+    migrations, Fig. 2's l_k series); docs/design.md, section The run contract
+    (Results).
+
+    Examples
+    --------
+    >>> from policies.preemptive import SRPT, run_schedule
+    >>> from theory import JobSet, Machines
+    >>> jobs = JobSet(arrival=[0, 1, 1, 2], processing=[3, 1, 3, 2],
+    ...               demand=[[3], [3], [1], [3]])
+    >>> r = run_schedule(SRPT(), jobs, Machines([[3], [2]]))
+    >>> r
+    ScheduleResult(srpt, finished, 4 jobs, l_2 flowtime 7.14143, makespan 6, invariants ok)
+    >>> r.flowtime.tolist(), r.waiting.tolist(), r.migrations.tolist()
+    ([4.0, 1.0, 5.0, 3.0], [1.0, 0.0, 2.0, 1.0], [3, 0, 1, 1])
+    >>> round(r.flowtime_lk(), 6), round(r.fractional_lk(), 6)  # sqrt(51), eq. (5)
+    (7.141428, 7.106335)
+    >>> s = run_schedule(SRPT(), jobs, Machines([[3], [2]]), max_slots=3)
+    >>> s.status, s.flowtime_lk(), round(s.flowtime_lk_lower(), 6), s.makespan
+    ('stopped', None, 5.477226, None)
     """
 
     policy: str
