@@ -675,7 +675,7 @@ def optimum_lower_bound(jobs: JobSet, k: float = 2, *, program: str = "P1") -> f
     for q, count in zip(*np.unique(p, return_counts=True), strict=True):
         s = np.arange(1, int(q) + 1, dtype=float)
         total += count * (float(np.sum(s ** kf)) / q + q ** kf)
-    return total
+    return float(total)
 
 
 def _rates(u: np.ndarray, jobs: JobSet, memory: bool) -> np.ndarray:

@@ -157,7 +157,7 @@ def _xll21_policies() -> list[PolicyInfo]:
         PolicyInfo("fair", "equal rates for every present job (round robin)",
                    "XLL21 II-C, Example 1, Table I", "", _xll21(Fair), fam),
         PolicyInfo("ocorp-mapreduce", "OCORP on dummy map and reduce jobs (P5 weights, "
-                   "eq. (44) targets); Python API: needs theory.MapReduceJobs",
+                   "eq. (44) targets); Python API: needs theory.mapreduce.MapReduceJobs",
                    "XLL21 V", "jobs (MapReduceJobs), " + dual, _xll21(OCORPMapReduce), fam,
                    ("jobs", *DUAL)),
     ]

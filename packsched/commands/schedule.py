@@ -132,7 +132,7 @@ def _run_preemptive(args: argparse.Namespace) -> int:
     if args.policy == "ocorp-mapreduce":
         raise UsageError("ocorp-mapreduce schedules MapReduce jobs (two phases per job), "
                          "which the jobs file cannot describe: use the Python API "
-                         "(theory.MapReduceJobs, policies.preemptive.OCORPMapReduce)")
+                         "(theory.mapreduce.MapReduceJobs, policies.preemptive.OCORPMapReduce)")
     policy = make_policy(args.policy, **{k: given[k] for k in info.keywords if k in given})
     assert isinstance(policy, PreemptivePolicy)
     mem = budgets(args, memory_budget="max_memory")

@@ -113,7 +113,8 @@ def _memory_policies() -> list[str]:
     while todo:
         cls = todo.pop(0)
         todo += cls.__subclasses__()
-        if cls.uses_memory and cls.name not in found:
+        # a class's own name only: an abstract base inherits the generic "policy"
+        if cls.uses_memory and "name" in vars(cls) and cls.name not in found:
             found.append(cls.name)
     return found
 

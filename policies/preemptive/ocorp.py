@@ -20,6 +20,7 @@ lambda_j(a_j + 1) = 0 (Algorithm 1 line 2 leaves the initial value open).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -58,6 +59,14 @@ class _Dual(PreemptivePolicy):
             raise ValueError(f"Gamma = {self.gamma:g} must exceed every arrival "
                              f"(latest {jobs.arrival.max():g}; eq. (7))")
         self.target = long_term_target(jobs.arrival, jobs.processing, self.gamma)
+
+    def parameters(self) -> dict[str, Any]:
+        """Gamma and the step size the run uses, for the result's record (Gamma comes
+        from eq. (27) unless given; the default step is XLL21 VI-1's t^(k + 0.5))."""
+        gamma = getattr(self, "gamma", self.gamma_given)
+        step = ("t^(k+0.5)" if self.mu is default_step else
+                float(self.mu) if not callable(self.mu) else repr(self.mu))
+        return {"gamma": gamma if gamma is not None else "eq. (27)", "step": step}
 
     def step(self, t: int, k: float) -> float:
         return float(self.mu(t, k)) if callable(self.mu) else float(self.mu)
@@ -194,6 +203,9 @@ class OCORPPlus(_Dual):
             raise ValueError(f"alpha must be >= 0, got {alpha!r}")
         self.alpha = float(alpha)
 
+    def parameters(self) -> dict[str, Any]:
+        return {**super().parameters(), "alpha": self.alpha}
+
     def allocate(self, view: SlotView) -> Allocation:
         from capacity.slot_programs import switching_cost_program
 
@@ -272,6 +284,9 @@ class OCORPM(_Dual):
                  max_rounds: int = 10):
         super().__init__(gamma=gamma, mu=mu)
         self.max_rounds = int(max_rounds)
+
+    def parameters(self) -> dict[str, Any]:
+        return {**super().parameters(), "max_rounds": self.max_rounds}
 
     def allocate(self, view: SlotView) -> Allocation:
         coeff = self.coefficients(view)

@@ -461,3 +461,11 @@ def test_bad_inputs():
             p2_program(jobs_of([0], [1], [1]), machines, 2, horizon=bad)
     with pytest.raises(ValueError, match="JobSet"):
         p2_program([[0, 1, 1]], machines, 2)
+
+
+def test_optimum_lower_bound_is_a_plain_float_for_both_programs():
+    from capacity import optimum_lower_bound
+    from theory import JobSet
+
+    jobs = JobSet([0, 1], [2, 3], [[1], [1]])
+    assert {type(optimum_lower_bound(jobs, 2, program=p)) for p in ("P1", "P2")} == {float}

@@ -265,3 +265,25 @@ def test_frames():
     jobs, slots = r.to_frame("jobs"), r.to_frame("steps")
     assert isinstance(jobs, pd.DataFrame) and jobs["flowtime"].tolist() == [3, 5, 6]
     assert len(slots) == r.slots
+
+
+def test_ocorp_records_the_gamma_and_step_it_ran_with():
+    import policies as P
+    from theory import JobSet, Machines
+
+    jobs = JobSet(arrival=[0, 0, 0], processing=[1, 2, 3], demand=[[18], [18], [18]])
+    default = P.run("ocorp", jobs, Machines([[20]]), k=2)
+    assert default.params["step"] == "t^(k+0.5)"
+    assert default.params["gamma"] > max(jobs.arrival)  # eq. (27)'s value, not a label
+    given = P.run(P.preemptive.OCORPPlus(gamma=50.0, alpha=3.0), jobs, Machines([[20]]), k=2)
+    assert (given.params["gamma"], given.params["alpha"]) == (50.0, 3.0)
+
+
+def test_the_memory_refusal_names_only_real_policies():
+    import policies as P
+    from theory import JobSet, Machines
+
+    jobs = JobSet(arrival=[0], processing=[1], demand=[[1, 1]])
+    with pytest.raises(ValueError, match="models memory") as err:
+        P.run("ocorp", jobs, Machines([[2, 2]]), k=2)
+    assert "(fair, " in str(err.value) and "policy," not in str(err.value)
