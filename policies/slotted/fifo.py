@@ -59,6 +59,9 @@ class FIFOFF(BuiltinPolicy):
         # the registry name, so results of the skipping variant are not labelled fifo-ff
         object.__setattr__(self, "name", "fifo-ff-skip" if self.skip else "fifo-ff")
 
+    def parameters(self) -> dict[str, object]:
+        return {"skip": self.skip}
+
     def compiled_spec(self, sizes: np.ndarray, capacities: np.ndarray) -> KernelSpec:
         if self.skip:
             return single_types(K.FIFOFF_SKIP, sizes.shape[0], track_jobs=True)

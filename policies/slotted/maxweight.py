@@ -115,6 +115,11 @@ class PartitionMaxWeight(BuiltinPolicy):
                                      max_configurations=self.max_configurations)
         object.__setattr__(self, "_configs", np.asarray(cfg, dtype=np.int64))
 
+    def parameters(self) -> dict[str, object]:
+        """The partition's cells (as text), the stall probability and the budget."""
+        return {"partition": [str(c) for c in self.partition.cells], "stall": self.stall,
+                "max_configurations": self.max_configurations}
+
     @classmethod
     def exact(cls, dist: Discrete, stall: float | None = None,
               max_configurations: int = MAX_CONFIGURATIONS) -> PartitionMaxWeight:
