@@ -39,7 +39,8 @@ extensions = [
 
 exclude_patterns = ["_build", "examples", "**.ipynb_checkpoints", "jupyter_execute",
                     "notebooks/README.md", "notebooks/figures"]
-source_suffix = {".md": "myst-nb", ".ipynb": "myst-nb"}
+# .rst first: autosummary writes its stub pages (reStructuredText) with the first suffix
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
 root_doc = "index"
 
 # numpydoc renders the docstrings; autosummary writes one page per public object.
