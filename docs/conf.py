@@ -66,7 +66,6 @@ nb_merge_streams = True
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"packsched {release}"
-html_static_path = ["_static"]
 html_theme_options = {
     "navbar_align": "left",
     "show_toc_level": 2,
