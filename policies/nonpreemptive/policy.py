@@ -102,7 +102,11 @@ class NonPreemptivePolicy(Policy):
         """Once, before the first decision time."""
 
     def next_wakeup(self, state: ScheduleState) -> float:
-        """A decision time the policy wants after ``state.t`` (inf: none)."""
+        """A decision time the policy wants after ``state.t`` (inf: none).
+
+        The engine first asks before any decision, when ``state.t`` is ``-inf``: a
+        policy that computes its wake-ups from ``state.t`` (e.g. the next multiple of a
+        period) must handle that case, typically by returning its first wake-up."""
         return math.inf
 
     def decide(self, state: ScheduleState) -> None:
