@@ -10,7 +10,14 @@ only make packing harder and rounding down to inf X_j only easier, so
 for a continuous F_R and the paper's X^(n) they obey identity (40)-(41).
 Lower-rounded types of size 0 (the cell at 0) take no room and are dropped, as in
 PG21 eq. (32). Each side is a finite-type rho* with its own certificate; a bracket is
-reported from the certified ends (``lower.lower`` and ``upper.upper``).
+reported from the certified ends (``lower.lower`` and ``upper.upper``, or Lemma 2).
+
+Each end is proven by its own re-checked half of a certificate, however the LP's solve
+ended (at its optimum, a target, the time limit or the pricing budget): the lower end
+by the mixture (any feasible mixture of the max-LP proves a lower bound), the upper end
+by the dual prices (no feasible configuration worth more than its class bound) or by
+Lemma 2. A bracket is certified when both ends are (:func:`lower_end_proven`,
+:func:`upper_end_proven`); it does not say rho* is known, only that it lies between.
 """
 
 from __future__ import annotations
@@ -34,7 +41,11 @@ from theory.partitions import Partition, grid_partition, quantile_partition, typ
 from theory.progress import Progress
 
 __all__ = ["Bracket", "require_distribution", "rounded_rho_star", "partition_bracket",
-           "quantile_brackets", "grid_bracket", "choose_grid", "grid_name"]
+           "quantile_brackets", "grid_bracket", "choose_grid", "grid_name",
+           "lower_end_proven", "upper_end_proven", "ends_unproven", "LEMMA2"]
+
+#: ``Bracket.upper_from`` when PG21 Lemma 2 (rho* <= L / R-bar) is the upper end.
+LEMMA2 = "PG21 Lemma 2"
 
 
 @dataclass(frozen=True, repr=False)
@@ -60,7 +71,7 @@ class Bracket:
     @property
     def upper_from(self) -> str:
         capped = lemma2_cap(self.lo, self.upper.upper, self.lemma2)[1]
-        return "PG21 Lemma 2" if capped else "lower-rounded LP"
+        return LEMMA2 if capped else "lower-rounded LP"
 
     @property
     def lo(self) -> Number:
@@ -79,10 +90,16 @@ class Bracket:
 
     @property
     def certified(self) -> bool:
-        """Both ends are proven: each LP solved and certified, or stopped at a target
-        (``partition_bracket(..., rtol=...)``); a stopped LP's interval is proven, only
-        not tight."""
-        return side_proven(self.lower) and side_proven(self.upper)
+        """Both ends are proven: ``lo`` by the upper-rounded LP's re-checked mixture,
+        ``hi`` by the lower-rounded LP's re-checked prices or by Lemma 2, however each
+        solve ended (a target, the time limit or the pricing budget leave a proven,
+        only untightened, end)."""
+        return self.uncertified_reason is None
+
+    @property
+    def uncertified_reason(self) -> str | None:
+        """Which end is not proven and why (:func:`ends_unproven`); None if certified."""
+        return ends_unproven(self.lower, self.upper, self.upper_from)
 
     def as_dict(self) -> dict:
         return {
@@ -95,6 +112,7 @@ class Bracket:
             "upper_from": self.upper_from,
             "relative_gap": self.gap,
             "certified": self.certified,
+            "uncertified_reason": self.uncertified_reason,
             "seconds": self.lower.seconds + self.upper.seconds,
         }
 
@@ -240,11 +258,55 @@ def _rtol(rtol: object) -> float:
     return tol
 
 
+def _checked(side: CapacityResult) -> bool:
+    """The certificate was run on this answer (``certify_result=False`` leaves the
+    solver's value as both ends, proven of nothing)."""
+    return side.certified or "certificate not requested" not in side.message
+
+
+def lower_end_proven(side: CapacityResult) -> bool:
+    """``side.lower`` is a proven lower bound above 0 on the side's LP optimum.
+
+    Any mixture of feasible configurations with weights summing to at most one per
+    server class proves a lower bound of the max-LP, however the solve that found it
+    ended: at its optimum, a target, the time limit or the pricing budget. The
+    certificate re-checks the mixture (:func:`capacity.certificate.certify`); a failed
+    check leaves ``lower = 0``, which proves nothing.
+    """
+    return _checked(side) and float(side.lower) > 0
+
+
+def upper_end_proven(side: CapacityResult) -> bool:
+    """``side.upper`` is a proven (finite) upper bound on the side's LP optimum.
+
+    Weak duality: prices ``y >= 0`` under which no feasible configuration of class c is
+    worth more than ``beta_c`` prove ``t* <= sum_c n_c beta_c / <y, d>``, whatever the
+    prices are and however the solve that produced them ended; the certificate proves
+    each ``beta_c`` by an exact knapsack of its own. A failed or incomplete dual check
+    leaves ``upper = inf``.
+    """
+    return _checked(side) and math.isfinite(float(side.upper))
+
+
+def ends_unproven(lower: CapacityResult, upper: CapacityResult,
+                  upper_from: str = "lower-rounded LP") -> str | None:
+    """Why the bracket ``[lower.lower, hi]`` is not certified (None when it is):
+    ``lower`` is the upper-rounded LP, ``upper`` the lower-rounded one, ``upper_from``
+    :data:`LEMMA2` when Lemma 2, not ``upper``'s prices, is the upper end ``hi``."""
+    why = []
+    if not lower_end_proven(lower):
+        why.append(f"the lower end {_short_num(lower.lower)} (upper-rounded LP) is not "
+                   f"proven: {lower.message or 'no certificate'}")
+    if upper_from != LEMMA2 and not upper_end_proven(upper):
+        why.append(f"the upper end {_short_num(upper.upper)} (lower-rounded LP) is not "
+                   f"proven: {upper.message or 'no certificate'}")
+    return "; ".join(why) or None
+
+
 def side_proven(side: CapacityResult) -> bool:
-    """A bracket side's interval is proven: the LP was solved and certified, or it was
-    stopped at a target or a time limit (the certificate's interval holds, untightened)."""
-    return side.certified or bool(side.extra.get("stopped_at_target")
-                                  or side.extra.get("stopped_at_time_limit"))
+    """Both ends of a bracket side's interval are proven (:func:`lower_end_proven`,
+    :func:`upper_end_proven`), however its solve ended."""
+    return lower_end_proven(side) and upper_end_proven(side)
 
 
 def quantile_brackets(

@@ -14,7 +14,7 @@ from packsched.errors import UsageError
 from packsched.output import plain, warn
 
 __all__ = ["SizeInput", "discrete_from_args", "read_size_input", "types_info", "is_one",
-           "plain_capacity", "normalised"]
+           "plain_capacity", "normalised", "on_unit_capacity"]
 
 
 @dataclasses.dataclass
@@ -80,7 +80,7 @@ def read_size_input(args: argparse.Namespace) -> SizeInput:
                 "weights_from": "counts" if args.counts is not None
                 else "probs" if args.probs is not None else "equally likely"}
         info.update(types_info(dist))
-        return SizeInput(dist, info, capacity=capacity)
+        return on_unit_capacity(SizeInput(dist, info, capacity=capacity))
     if args.instance is not None:
         return _read_instance(args)
     if args.dist is not None:
@@ -92,8 +92,34 @@ def read_size_input(args: argparse.Namespace) -> SizeInput:
         if isinstance(d, Discrete):
             info.update(types_info(d))
         return SizeInput(d, info, capacity=capacity)
-    return _read_trace(args.trace, capacity, args.finished_only,
-                       budgets(args, memory_budget="max_memory"))
+    return on_unit_capacity(_read_trace(args.trace, capacity, args.finished_only,
+                                        budgets(args, memory_budget="max_memory")))
+
+
+def on_unit_capacity(inp: SizeInput, *, scalar: bool = False) -> SizeInput:
+    """Vector sizes divided componentwise by a vector capacity (exact for rational
+    input; :func:`theory.distributions.unit_sizes`), so every computation runs on the
+    unit capacity; ``info["normalised"]`` says so and ``info["capacity"]`` keeps the
+    capacity given. A size above the capacity in some resource is refused, naming it.
+    A scalar capacity is divided out only with ``scalar`` (the grid brackets need it;
+    the exact LP takes the capacity as it is)."""
+    from theory.distributions import unit_sizes, vector_text
+    from theory.numbers import to_number
+
+    capacity = inp.capacity
+    vector = isinstance(capacity, tuple)
+    if is_one(capacity) or not (vector or scalar):
+        return inp
+    dist = unit_sizes(inp.dist, capacity)
+    cap = (vector_text([to_number(c, name="--capacity") for c in capacity])
+           if isinstance(capacity, tuple) else str(to_number(capacity, name="--capacity")))
+    said = f"normalised by capacity {cap}"
+    info = dict(inp.info, normalised=said)
+    if "types" in info:
+        info.update(types_info(dist))
+    return dataclasses.replace(inp, dist=dist, info=info,
+                               capacity=tuple("1" for _ in capacity)
+                               if isinstance(capacity, tuple) else "1")
 
 
 def _read_instance(args: argparse.Namespace) -> SizeInput:
@@ -116,24 +142,26 @@ def _read_instance(args: argparse.Namespace) -> SizeInput:
 def _read_trace(spec: str, capacity: object, finished_only: bool,
                 budget: dict[str, Any]) -> SizeInput:
     from theory.distributions import Discrete
-    from theory.readers.traces import read_size_file, trace_distribution
+    from theory.readers.trace_names import TRACES, is_trace_name, trace_size_law
+    from theory.readers.traces import read_size_file
 
-    name, _, kind = spec.partition(":")
-    if name == "google2011":
-        kind = kind or "max"
-        dist = trace_distribution(kind, exact=True, finished_only=finished_only, **budget)
-        info = {"kind": "trace", "source": "google2011", "resource": kind,
-                "finished_only": finished_only, "capacity": plain_capacity(capacity)}
-        info.update(types_info(dist))
-        return SizeInput(dist, info, capacity=capacity)
+    if is_trace_name(spec):
+        if finished_only and not spec.startswith("google2011"):
+            raise UsageError("--finished-only applies to the packaged google2011 trace only")
+        law = trace_size_law(spec, exact=True, finished_only=finished_only, **budget)
+        info = {"kind": "trace", **law.info, "capacity": plain_capacity(capacity)}
+        info.update(types_info(law.dist))
+        return SizeInput(law.dist, info, capacity=capacity)
     if finished_only:
         raise UsageError("--finished-only applies to the packaged google2011 trace only")
     path = Path(spec)
     if not path.is_file():
         from theory.names import did_you_mean
 
-        raise UsageError(f"--trace: no file {spec!r} (or use google2011[:max|cpu|memory|"
-                         f"vector]){did_you_mean(name, ['google2011'])}")
+        raise UsageError(f"--trace: no file {spec!r} (or use a packaged trace "
+                         f"NAME[:SELECTOR][:KIND][:first=N], NAME one of "
+                         f"{', '.join(TRACES)})"
+                         f"{did_you_mean(spec.partition(':')[0], TRACES, n=1)}")
     sizes = read_size_file(path, **budget)
     kept = [s for s in sizes if not (all(v == 0 for v in s) if isinstance(s, tuple) else s == 0)]
     if len(kept) < len(sizes):

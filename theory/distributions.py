@@ -50,6 +50,12 @@ __all__ = [
 PROB_SUM_ATOL = 1e-9
 #: Support points a discrete scipy law may have in (0, capacity] (:func:`from_scipy`).
 MAX_SUPPORT_POINTS = 100_000
+#: Least mass P(0 < X <= capacity) a truncation by :func:`from_scipy` may keep. Below
+#: it the law lies almost wholly outside the server (sizes in other units, a mean far
+#: from the capacity) and the "law" kept is a far tail no user meant; and it bounds the
+#: rounding of the normalisation, eps (F(0) + F(C)) / m <= 2.2e-7 relative for a cdf
+#: accurate to rounding (scipy's closed forms and special functions).
+MIN_KEPT_MASS = 1e-9
 
 
 def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:
@@ -65,7 +71,37 @@ def _sample_count(n: object, dim: int, memory_budget: float, what: str) -> int:
 
 
 class SizeDistribution(ABC):
-    """A distribution of scalar job sizes (vector sizes: :class:`Discrete` only)."""
+    """A distribution of scalar job sizes (vector sizes: :class:`Discrete` only).
+
+    The abstract base of :class:`Discrete`, :class:`Uniform`, :class:`Continuous` and
+    :class:`Mixture`: the law F_R of a job's size R (PG21 Sec. II), normally as a
+    fraction of a unit server. Every distribution offers ``mean``, ``cdf``
+    (P(R <= x)), ``cdf_left`` (P(R < x)), ``quantile`` (the generalised inverse
+    ``inf{x : F(x) >= u}``), ``prob`` of an interval, ``atoms``, ``support``,
+    ``sample(n, seed)`` and ``scaled``. Exact distributions (:attr:`exact`) answer
+    with Fractions at rational points.
+
+    The class takes no arguments; subclasses implement the abstract methods.
+
+    References
+    ----------
+    PG21, Sec. II (Job Model: i.i.d. sizes R with a general cdf F_R on (0, 1], mean
+    R-bar); PG18, Sec. II (vector sizes s_j). Seeds: docs/design.md, section
+    Randomness and reproducibility; ``memory_budget``: section Budgets.
+
+    Examples
+    --------
+    >>> from theory import Discrete, SizeDistribution
+    >>> d = Discrete(["0.4", "0.6"], ["1/2", "1/2"])
+    >>> isinstance(d, SizeDistribution), d.exact
+    (True, True)
+    >>> d.cdf("0.5"), d.quantile("0.75"), d.support()
+    (Fraction(1, 2), Fraction(3, 5), (Fraction(2, 5), Fraction(3, 5)))
+    >>> d.prob("0.4", "0.6", lo_closed=True)
+    Fraction(1, 1)
+    >>> d.sample(4, seed=1).tolist()
+    [0.6, 0.6, 0.4, 0.6]
+    """
 
     #: number of resources (1 for the single-resource papers)
     dim: int = 1
@@ -169,10 +205,58 @@ def _scale_factor(factor: object) -> Number:
 
 
 def unit_sizes(dist: SizeDistribution, capacity: object) -> SizeDistribution:
-    """``dist`` in units of one server of capacity ``capacity`` (a positive scalar):
-    ``dist.scaled(1 / capacity)``, refused when a size exceeds the capacity."""
+    """``dist`` in units of one server of capacity ``capacity``: ``dist.scaled(1 / capacity)``.
+
+    PG21 Sec. II normalises the server capacity to one; this turns sizes given in the
+    capacity's units (GB, cores) into fractions of a server. Exact for exact
+    distributions and a rational capacity; ``capacity == 1`` returns ``dist`` itself.
+    A vector capacity (one entry per resource, PG18 Sec. II) divides vector sizes
+    componentwise: every resource of every size becomes a fraction of that resource of
+    the server.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        Sizes in the units of ``capacity``: scalars, or (a :class:`Discrete` of) vectors
+        with one entry per resource of a vector ``capacity``.
+    capacity : number or sequence of numbers
+        The capacity of one server, a positive scalar within the float64 range, or one
+        such number per resource.
+
+    Returns
+    -------
+    SizeDistribution
+        The same law with every size divided by ``capacity``, sizes in (0, 1] (each
+        resource in [0, 1] for vectors).
+
+    Raises
+    ------
+    ValueError
+        ``capacity`` is not a positive finite number (in some resource); a size exceeds
+        the capacity (in some resource: the message names the size); a scalar
+        ``capacity`` with vector sizes, or a vector one whose length differs from theirs.
+    TypeError
+        ``dist`` does not define ``scaled`` (a custom subclass).
+
+    References
+    ----------
+    PG21, Sec. II (Cluster Model: capacity normalised to one).
+
+    Examples
+    --------
+    Sizes of 16 and 32 GB on 64 GB servers:
+
+    >>> from theory import Discrete, unit_sizes
+    >>> unit_sizes(Discrete([16, 32]), 64).sizes
+    [Fraction(1, 4), Fraction(1, 2)]
+
+    Two resources on a server of capacity (1, 1/2):
+
+    >>> unit_sizes(Discrete([("1/2", "1/4"), ("1/4", "1/2")]), ("1", "1/2")).sizes
+    [(Fraction(1, 4), Fraction(1, 1)), (Fraction(1, 2), Fraction(1, 2))]
+    """
     if isinstance(capacity, list | tuple | np.ndarray):
-        raise ValueError(f"capacity must be one number for scalar sizes, got {capacity!r}")
+        return _unit_vector_sizes(dist, capacity)
     cap = to_number(capacity, name="capacity")
     if not cap > 0:
         raise ValueError(f"capacity must be positive and finite, got {capacity!r}")
@@ -183,6 +267,38 @@ def unit_sizes(dist: SizeDistribution, capacity: object) -> SizeDistribution:
         raise ValueError(f"sizes up to {dist.support()[1]} exceed the server capacity "
                          f"{capacity}")
     return out
+
+
+def vector_text(values: Sequence[object]) -> str:
+    """``(1, 1/2)``: a size or capacity vector for a message (exact values as p/q)."""
+    return "(" + ", ".join(str(v) for v in values) + ")"
+
+
+def _unit_vector_sizes(dist: SizeDistribution, capacity: Sequence[Any] | np.ndarray
+                       ) -> Discrete:
+    """Vector sizes divided componentwise by a vector ``capacity`` (exact for rationals),
+    refused when a size exceeds the capacity in some resource (:func:`unit_sizes`)."""
+    if dist.dim == 1:
+        raise ValueError(f"capacity must be one number for scalar sizes, got {capacity!r}")
+    caps = [to_number(c, name=f"capacity of resource {r + 1}") for r, c in enumerate(capacity)]
+    for r, c in enumerate(caps):
+        if not c > 0:
+            raise ValueError(f"capacity must be positive and finite in every resource, got "
+                             f"{capacity[r]!r} in resource {r + 1}")
+        to_float_checked(c, f"capacity of resource {r + 1}")
+    if not isinstance(dist, Discrete) or dist.dim != len(caps):
+        raise ValueError(f"a capacity of {len(caps)} resources {vector_text(caps)} needs "
+                         f"finitely many vector sizes of as many resources, got "
+                         f"{type(dist).__name__} sizes of {dist.dim} resources")
+    for s in dist.sizes:
+        for r, (v, c) in enumerate(zip(s, caps, strict=True)):
+            if v > c:
+                raise ValueError(f"job size {vector_text(s)} exceeds the capacity "
+                                 f"{vector_text(caps)} in resource {r + 1} ({v} > {c})")
+    if all(c == 1 for c in caps):
+        return dist
+    return Discrete([tuple(v / c for v, c in zip(s, caps, strict=True)) for s in dist.sizes],
+                    dist.probs)
 
 
 def _check_unit(u: Number) -> Number:
@@ -196,13 +312,53 @@ class Discrete(SizeDistribution):
     """Finitely many job types: sizes ``s_j`` (scalar or vector) with probabilities ``P_j``.
 
     PG21 Sec. III-A / Def. 1 (scalar) and PG18 Sec. II (vector demands ``s_j``).
-    Repeated sizes are merged. Rational inputs are kept exact.
+    Repeated sizes are merged and zero-probability types dropped; :attr:`sizes` lists
+    the distinct sizes sorted, :attr:`probs` their probabilities. Rational inputs are
+    kept exact (Fractions); if any size is a float, all sizes become floats.
+
+    Parameters
+    ----------
+    sizes : sequence
+        The sizes s_j: positive numbers (scalar sizes) or equal-length vectors of
+        non-negative numbers, not all zero (one entry per resource). Numbers may be
+        ints, Fractions, floats or decimal/ratio strings (``"0.4"``, ``"1/3"``). Any
+        unit; what needs sizes in (0, 1] checks it.
+    probs : sequence of numbers, optional
+        P_j, one per size: non-negative, summing to 1 (exactly for rationals, within
+        1e-9 for floats). Default: equally likely.
+
+    Raises
+    ------
+    ValueError
+        No sizes; scalars mixed with vectors, vectors of different lengths; a size not
+        positive (scalar) or negative or all zero (vector), or not a finite number in
+        the float64 range; ``probs`` of another length, a negative probability, or
+        probabilities not summing to 1.
+
+    See Also
+    --------
+    empirical : the distribution of observed sizes.
+    Discrete.from_counts : types with integer multiplicities.
+
+    References
+    ----------
+    PG21, Sec. III-A, Definition 1 (finite types r_j with probabilities P_j); PG18,
+    Sec. II (vector requirements s_j).
 
     Examples
     --------
+    >>> from theory import Discrete
     >>> d = Discrete(["0.4", "0.6"], ["1/2", "1/2"])
     >>> d.mean()
     Fraction(1, 2)
+    >>> d.sizes, d.probs
+    ([Fraction(2, 5), Fraction(3, 5)], [Fraction(1, 2), Fraction(1, 2)])
+
+    Vector sizes (two resources):
+
+    >>> v = Discrete([(1, 2), (2, 1)], ["3/4", "1/4"])
+    >>> v.dim, v.mean().tolist()
+    (2, [Fraction(5, 4), Fraction(7, 4)])
     """
 
     def __init__(self, sizes: Sequence[object], probs: Sequence[object] | None = None):
@@ -413,7 +569,40 @@ def empirical(samples: Sequence[object] | np.ndarray) -> Discrete:
     Scalar samples give a scalar distribution; an ``(n, d)`` array (or a list of
     equal-length tuples) gives vector sizes. Probabilities are exact multiplicities
     ``count / n``. A float array keeps float sizes; a list of Fractions, ints or decimal
-    strings keeps exact sizes.
+    strings keeps exact sizes (one float among them makes all sizes floats).
+
+    Parameters
+    ----------
+    samples : sequence or numpy.ndarray
+        Observed sizes: a 1-D array or list of positive numbers, or a 2-D array (or a
+        list of equal-length tuples) of size vectors, one row per job.
+
+    Returns
+    -------
+    Discrete
+        One type per distinct size, with probability (its count) / n as a Fraction.
+
+    Raises
+    ------
+    ValueError
+        No samples; an array of more than two dimensions; a NaN or infinite sample;
+        scalars mixed with vectors; a size that :class:`Discrete` refuses (a scalar
+        size that is not positive, a vector that is negative or all zero).
+
+    References
+    ----------
+    PG21, Sec. VII-B (sizes taken from the Google cluster trace); PG21, Sec. II (F_R).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from theory import empirical
+    >>> e = empirical(["0.3", "0.1", "0.3"])
+    >>> e.sizes, e.probs
+    ([Fraction(1, 10), Fraction(3, 10)], [Fraction(1, 3), Fraction(2, 3)])
+    >>> v = empirical(np.array([[1, 2], [1, 2], [2, 1]]))
+    >>> v.sizes, v.probs
+    ([(1.0, 2.0), (2.0, 1.0)], [Fraction(2, 3), Fraction(1, 3)])
     """
     if isinstance(samples, np.ndarray) and samples.dtype.kind in "fiu" and samples.size:
         arr = samples
@@ -467,7 +656,35 @@ class Uniform(SizeDistribution):
     """Uniform sizes on [a, b], 0 <= a < b (PG21 Sec. VII-A uses [0.01, 0.19], [0.1, 0.9]).
 
     Like :class:`Discrete`, the class takes sizes in any unit; what needs sizes in
-    (0, 1] (:func:`from_spec`, the partitions) checks it.
+    (0, 1] (:func:`from_spec`, the partitions) checks it. Exact (Fraction answers)
+    when both ends are rational; a float end makes both floats.
+
+    Parameters
+    ----------
+    a : number
+        Lower end, at least 0 (int, Fraction, float or decimal/ratio string).
+    b : number
+        Upper end, above ``a``.
+
+    Raises
+    ------
+    ValueError
+        An end is not a finite number in the float64 range; not ``0 <= a < b``.
+
+    References
+    ----------
+    PG21, Sec. VII-A.3 (sizes uniform on [0.01, 0.19] and on [0.1, 0.9]).
+
+    Examples
+    --------
+    >>> from theory import Uniform
+    >>> u = Uniform("0.1", "0.9")
+    >>> u
+    Uniform(1/10, 9/10)
+    >>> u.mean(), u.cdf("0.3"), u.quantile("0.25")
+    (Fraction(1, 2), Fraction(1, 4), Fraction(3, 10))
+    >>> u.sample(3, seed=0).round(4).tolist()
+    [0.6096, 0.3158, 0.1328]
     """
 
     def __init__(self, a: object, b: object):
@@ -528,12 +745,51 @@ class Uniform(SizeDistribution):
 class Continuous(SizeDistribution):
     """A general continuous size distribution given by its cdf (PG21 Thm. 1).
 
+    Answers are floats. The mean is computed by quadrature of 1 - F; without a
+    ``quantile`` the inverse is found by root finding (scipy, imported on first use).
+    The cdf (and quantile, if given) are checked on 33 points of the support when the
+    object is built.
+
     Parameters
     ----------
-    cdf : callable, float -> float, continuous and non-decreasing on ``support``.
-    support : (lo, hi) with F(lo) = 0 and F(hi) = 1.
-    quantile : optional inverse cdf; computed by bisection if omitted.
-    name : label used in reports.
+    cdf : callable
+        float -> float, continuous and non-decreasing on ``support``, with values in
+        [0, 1].
+    support : tuple of (float, float)
+        (lo, hi) with 0 <= lo < hi, F(lo) = 0 and F(hi) = 1 (within 1e-12).
+    quantile : callable, optional
+        The inverse cdf, float -> float; computed by root finding if omitted (None).
+    name : str, optional
+        Label used in reports and in the repr (default ``"continuous"``).
+
+    Raises
+    ------
+    ValueError
+        ``cdf`` or ``quantile`` is not callable, ``name`` not a str; ``support`` not a
+        pair with ``0 <= lo < hi``; the cdf is not 0 at lo and 1 at hi, leaves [0, 1],
+        decreases, raises or returns a non-number on the check points; the quantile
+        does not invert the cdf (within 1e-6) there.
+
+    See Also
+    --------
+    beta : a Beta law on an interval.
+    from_scipy : any scipy.stats law, truncated to (0, capacity].
+
+    References
+    ----------
+    PG21, Sec. III-B, Theorem 1 (a general F_R) and Sec. VIII-A (the quantile
+    partitions built from F_R).
+
+    Examples
+    --------
+    F(x) = x^2 on [0, 1], with its inverse:
+
+    >>> from theory import Continuous
+    >>> c = Continuous(lambda x: x * x, (0.0, 1.0), lambda u: u ** 0.5, name="x^2")
+    >>> c
+    Continuous(x^2)
+    >>> c.cdf(0.5), c.quantile(0.25), round(c.mean(), 12)
+    (0.25, 0.5, 0.666666666667)
     """
 
     def __init__(
@@ -672,7 +928,51 @@ def _check_cdf(c: Continuous) -> None:
 
 
 def beta(a: float, b: float, lo: float = 0.0, hi: float = 1.0) -> Continuous:
-    """Beta(a, b) sizes scaled to [lo, hi] (a smooth continuous test case)."""
+    """Beta(a, b) sizes scaled to [lo, hi] (a smooth continuous test case).
+
+    The law of ``lo + (hi - lo) X`` for X ~ Beta(a, b), built on ``scipy.stats.beta``
+    (cdf and ppf, vectorised sampling). Answers are floats.
+
+    Parameters
+    ----------
+    a : float
+        First shape parameter, positive.
+    b : float
+        Second shape parameter, positive.
+    lo : float, optional
+        Lower end of the support (default 0), at least 0.
+    hi : float, optional
+        Upper end of the support (default 1), above ``lo``.
+
+    Returns
+    -------
+    Continuous
+        The law, named ``"beta(a,b)"``.
+
+    Raises
+    ------
+    ValueError
+        A parameter is not a finite number; ``a`` or ``b`` is not positive; not
+        ``0 <= lo < hi``.
+
+    See Also
+    --------
+    from_scipy : any scipy.stats law.
+
+    References
+    ----------
+    PG21, Sec. III-B, Theorem 1 (a general continuous F_R); a test case of the
+    toolkit, not a law the papers use.
+
+    Examples
+    --------
+    >>> from theory import beta
+    >>> b = beta(2, 5, 0.1, 0.5)
+    >>> b, b.support()
+    (Continuous(beta(2,5)), (0.1, 0.5))
+    >>> round(b.mean(), 12)      # 0.1 + 0.4 * 2/7
+    0.214285714286
+    """
     af, bf = to_float_checked(a, "beta parameter a"), to_float_checked(b, "beta parameter b")
     if af <= 0 or bf <= 0:
         raise ValueError(f"beta parameters must be positive, got a={a!r}, b={b!r}")
@@ -701,7 +1001,8 @@ def _quiet(f: Callable[[Any], Any]) -> Callable[[Any], Any]:
 
 
 def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
-               max_points: int = MAX_SUPPORT_POINTS) -> Continuous | Discrete:
+               max_points: int = MAX_SUPPORT_POINTS,
+               min_mass: float = MIN_KEPT_MASS) -> Continuous | Discrete:
     """A frozen ``scipy.stats`` law as job sizes on (0, 1]: truncated to (0, capacity],
     renormalised, in units of the capacity.
 
@@ -722,6 +1023,9 @@ def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
         name and parameters.
     max_points : the most support points in (0, C] a discrete law may have
         (:data:`MAX_SUPPORT_POINTS`); more is refused before any is evaluated.
+    min_mass : the least mass ``P(0 < X <= C)`` the truncation may keep, in [0, 1]
+        (:data:`MIN_KEPT_MASS` = 1e-9); 0 accepts any positive mass, e.g. a far tail
+        meant as such (the numerical checks below still apply).
 
     Returns
     -------
@@ -733,13 +1037,27 @@ def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
         for a discrete law: the points ``x`` in (0, C] as sizes ``x / C`` with
         probabilities ``pmf(x)`` divided by their sum (floats).
 
+        Either result carries the attribute ``kept_mass``: the mass
+        ``m = P(0 < X <= C)`` the truncation kept, a float. It is ``F(C) - F(0)``, or
+        ``S(0) - S(C)`` from the survival function when more than half the mass lies at
+        or below 0 (each from the tail where the values are small, so the digits are
+        kept; from ``logcdf``/``logsf`` where the tail underflows), and for a discrete
+        law the sum of the kept pmf.
+
     Raises
     ------
     ValueError
         ``dist`` is not a frozen scipy.stats distribution (an unfrozen ``stats.norm``
         included); its cdf or pmf is NaN (invalid parameters); the capacity is not a
         positive finite number; the law has no mass in (0, C] (the message gives
-        P(0 < X <= C)).
+        P(0 < X <= C)); ``min_mass`` is not in [0, 1]; the kept mass is below
+        ``min_mass``, by default :data:`MIN_KEPT_MASS` = 1e-9 (the law
+        lies almost wholly outside the server, e.g. sizes in other units, and what is
+        left is a far tail no one meant; the bound also keeps the rounding of the
+        normalisation below about 2e-7 relative); the normalisation is numerically
+        meaningless: the kept mass is no probability, or it differs between the cdf,
+        ``F(C) - F(0)``, and the survival function, ``S(0) - S(C)``, by more than 1e-6
+        relative plus 1e-13 (the law's own numbers do not fix the normalisation).
     BudgetExceeded
         a discrete law with more than ``max_points`` support points in (0, C].
 
@@ -754,6 +1072,22 @@ def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
     [Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1, 1)]
     >>> [round(p * 15, 12) for p in b.probs]
     [4.0, 6.0, 4.0, 1.0]
+    >>> round(b.kept_mass * 16, 12)  # P(0 < X <= 4) = 15/16
+    15.0
+
+    A law that keeps almost none of its mass on the server is refused: lognormal
+    sizes around e^3 = 20 have P(X <= 1) = Phi(-30), about 5e-198.
+
+    >>> import math
+    >>> from_scipy(stats.lognorm(0.1, scale=math.exp(3)))
+    Traceback (most recent call last):
+    ...
+    ValueError: lognorm(0.1, scale=20.0855) on (0, 1]: ... = 4.9e-198 of the law, below ...
+
+    References
+    ----------
+    PG21, Sec. II (sizes R in (0, 1], capacity normalised to one) and Sec. III-B,
+    Theorem 1 (any F_R).
     """
     from scipy import stats
     from scipy.stats._distn_infrastructure import rv_frozen
@@ -771,14 +1105,17 @@ def from_scipy(dist: Any, *, capacity: object = 1, name: str | None = None,
     capf = to_float_checked(cap, "capacity")
     if not capf > 0:
         raise ValueError(f"capacity must be positive, got {capacity!r}")
+    least = to_float_checked(min_mass, "min_mass")
+    if not 0 <= least <= 1:
+        raise ValueError(f"min_mass must be a probability in [0, 1], got {min_mass!r}")
     label = name if name is not None else _scipy_label(dist)
     where = f"{label} on (0, {written(cap)}]"
     sup_lo, sup_hi = (float(v) for v in dist.support())
     if math.isnan(sup_lo) or math.isnan(sup_hi):
         raise ValueError(f"{label}: the support is NaN (invalid parameters?)")
     if isinstance(dist.dist, stats.rv_discrete):
-        return _scipy_discrete(dist, cap, capf, sup_lo, sup_hi, where, max_points)
-    return _scipy_continuous(dist, capf, sup_lo, sup_hi, label, where)
+        return _scipy_discrete(dist, cap, capf, sup_lo, sup_hi, where, max_points, least)
+    return _scipy_continuous(dist, capf, sup_lo, sup_hi, label, where, least)
 
 
 def _short(x: object) -> str:
@@ -799,21 +1136,56 @@ def _no_mass(where: str, mass: float) -> ValueError:
                       f"{mass!r}")
 
 
+#: Relative (plus absolute) disagreement allowed between the kept mass taken from the
+#: cdf, F(C) - F(0), and from the survival function, S(0) - S(C) (:func:`from_scipy`):
+#: far above the rounding of either (a few 1e-16 absolute, special functions a few
+#: 1e-15), far below an error that would change the normalised law.
+_MASS_RTOL, _MASS_ATOL = 1e-6, 1e-13
+
+
+def _check_kept_mass(where: str, mass: float, least: float) -> None:
+    """Refuse a kept mass that is no probability or below ``least``
+    (:data:`MIN_KEPT_MASS` unless the caller says otherwise)."""
+    if not math.isfinite(mass) or mass > 1 + 1e-9:
+        raise ValueError(f"{where}: the normalisation is numerically meaningless: "
+                         f"P(0 < X <= capacity) = {mass!r} is not a probability")
+    if not mass > 0:
+        raise _no_mass(where, max(mass, 0.0))
+    if mass < least:
+        raise ValueError(f"{where}: the truncation keeps P(0 < X <= capacity) = {mass:.2g} "
+                         f"of the law, below the {least:g} from_scipy accepts (the "
+                         f"law lies almost wholly outside the server: sizes in other units?)")
+
+
+def _tail_difference(log_f: Callable[[Any], Any], hi: float, lo: float) -> float:
+    """``P(hi) - P(lo)`` for a tail probability P with ``P(hi) >= P(lo)``, from its
+    logarithm ``log_f`` (``logcdf`` or ``logsf``): exact where P underflows."""
+    a, b = float(log_f(hi)), float(log_f(lo))
+    if not a > -math.inf:
+        return 0.0 if a == -math.inf else math.nan
+    return math.exp(a) * -math.expm1(min(b - a, 0.0))
+
+
 def _scipy_continuous(dist: Any, capf: float, sup_lo: float, sup_hi: float, label: str,
-                      where: str) -> Continuous:
+                      where: str, least: float) -> Continuous:
     cdf, sf = _quiet(dist.cdf), _quiet(dist.sf)
     f0, fc = float(cdf(0.0)), float(cdf(capf))
     if not (math.isfinite(f0) and math.isfinite(fc)):
         raise ValueError(f"{where}: the cdf is NaN (invalid parameters?): F(0) = {f0!r}, "
                          f"F(capacity) = {fc!r}")
+    s0, sc = float(sf(0.0)), float(sf(capf))
     upper = f0 > 0.5  # most mass above 0: survival functions keep the digits
-    if upper:
-        s0, sc = float(sf(0.0)), float(sf(capf))
-        mass = s0 - sc
-    else:
-        mass = fc - f0
-    if not mass > 0:
-        raise _no_mass(where, max(mass, 0.0))
+    # the kept mass from the tail that holds the small values; near the float range's
+    # end (an underflowing tail) from its logarithm
+    mass, other = (s0 - sc, fc - f0) if upper else (fc - f0, s0 - sc)
+    if 0 < max(s0 if upper else fc, 0.0) < 1e-290:
+        mass = (_tail_difference(_quiet(dist.logsf), 0.0, capf) if upper
+                else _tail_difference(_quiet(dist.logcdf), capf, 0.0))
+    if not math.isfinite(other) or abs(mass - other) > _MASS_RTOL * abs(mass) + _MASS_ATOL:
+        raise ValueError(f"{where}: the normalisation is numerically meaningless: the kept "
+                         f"mass is {fc - f0:.6g} by the cdf and {s0 - sc:.6g} by the "
+                         f"survival function")
+    _check_kept_mass(where, mass, least)
     lo = max(0.0, sup_lo) / capf
     hi = min(capf, sup_hi) / capf
     if not 0 <= lo < hi:
@@ -838,11 +1210,12 @@ def _scipy_continuous(dist: Any, capf: float, sup_lo: float, sup_hi: float, labe
     c = Continuous(lambda x: float(tcdf(x)), (lo, hi), lambda u: float(qvec(u)),
                    name=f"{label} | (0, {capf:g}]" if capf != 1 else label)
     c._qvec = qvec
+    c.kept_mass = mass  # type: ignore[attr-defined]
     return c
 
 
 def _scipy_discrete(dist: Any, cap: Number, capf: float, sup_lo: float, sup_hi: float,
-                    where: str, max_points: int) -> Discrete:
+                    where: str, max_points: int, least: float) -> Discrete:
     if isinstance(max_points, bool) or not isinstance(max_points, int | np.integer) or \
             max_points < 1:
         raise ValueError(f"max_points must be a positive integer, got {max_points!r}")
@@ -872,20 +1245,53 @@ def _scipy_discrete(dist: Any, cap: Number, capf: float, sup_lo: float, sup_hi: 
     if np.isnan(pmf).any():
         raise ValueError(f"{where}: the pmf is NaN (invalid parameters?)")
     mass = float(pmf.sum())
-    if not mass > 0:
-        raise _no_mass(where, mass)
+    _check_kept_mass(where, mass, least)
     keep = pmf > 0
     exact = isinstance(cap, Fraction)
     sizes: list[Number] = [Fraction(int(x)) / cap if exact and float(x).is_integer()
                            else float(x) / capf for x in pts[keep]]
-    return Discrete(sizes, [float(p) / mass for p in pmf[keep]])
+    out = Discrete(sizes, [float(p) / mass for p in pmf[keep]])
+    out.kept_mass = mass  # type: ignore[attr-defined]
+    return out
 
 
 class Mixture(SizeDistribution):
     """A mixture ``sum_i w_i F_i``; with a :class:`Discrete` part the cdf has jumps (atoms).
 
     PG21 Thm. 1 covers "any general (continuous or discontinuous)" F_R; mixtures of a
-    continuous part and atoms are the natural test of the discontinuous case.
+    continuous part and atoms are the natural test of the discontinuous case. Exact when
+    every component is exact and the weights are rational.
+
+    Parameters
+    ----------
+    components : sequence of SizeDistribution
+        The laws F_i, scalar sizes (``dim == 1``); at least one.
+    weights : sequence of numbers
+        w_i, one per component: non-negative, summing to 1 (exactly for rationals,
+        within 1e-9 for floats).
+
+    Raises
+    ------
+    ValueError
+        No components, or a number of weights different from the number of
+        components; a component that is not a :class:`SizeDistribution` or has vector
+        sizes; a negative weight; weights not summing to 1.
+
+    References
+    ----------
+    PG21, Sec. III-B, Theorem 1 ("any general (continuous or discontinuous)" F_R) and
+    Sec. VIII-A (general distributions).
+
+    Examples
+    --------
+    Half the jobs uniform on [0, 1/2], half of size 3/4 (an atom):
+
+    >>> from theory import Discrete, Mixture, Uniform
+    >>> m = Mixture([Uniform("0", "1/2"), Discrete(["3/4"])], ["1/2", "1/2"])
+    >>> m.mean(), m.atoms()
+    (Fraction(1, 2), [(Fraction(3, 4), Fraction(1, 2))])
+    >>> m.cdf_left("3/4"), m.cdf("3/4"), m.quantile("0.6")
+    (Fraction(1, 2), Fraction(1, 1), Fraction(3, 4))
     """
 
     def __init__(self, components: Sequence[SizeDistribution], weights: Sequence[object]):
@@ -1044,7 +1450,41 @@ def from_spec(spec: str) -> SizeDistribution:
     file, an unknown kind) raises ``ValueError`` naming the part of the spec that is
     wrong.
 
+    Parameters
+    ----------
+    spec : str
+        ``KIND:ARGS`` as in the grammar above; sizes as fractions of one server.
+
+    Returns
+    -------
+    SizeDistribution
+        :class:`Uniform` (uniform), :class:`Discrete` (discrete, point, empirical),
+        :class:`Continuous` (beta, lognormal, gamma) or :class:`Mixture`.
+
+    Raises
+    ------
+    ValueError
+        ``spec`` is not a str with a colon; an unknown kind; a wrong number of fields,
+        an empty field, a field that is not a number; a size outside (0, 1]; a
+        probability given for some sizes only; a nested mixture; an invalid parameter
+        (SIGMA <= 0, K <= 0, ...); a missing or unreadable FILE (the message names it).
+    BudgetExceeded
+        ``empirical:FILE`` with a file larger than the reader's memory budget (a
+        ``ValueError``).
+
+    References
+    ----------
+    docs/design.md, sections Layout and Validation (the CLI's ``--dist``); the laws
+    of PG21, Sec. VII-A (uniform, discrete) and Sec. VII-B (empirical).
+
+    Examples
+    --------
+    >>> from theory import from_spec
     >>> from_spec("uniform:0.1,0.9").mean()
+    Fraction(1, 2)
+    >>> from_spec("discrete:0.4@0.5,0.6@0.5").probs
+    [Fraction(1, 2), Fraction(1, 2)]
+    >>> from_spec("mixture:0.5*uniform:0,0.5+0.5*point:0.75").mean()
     Fraction(1, 2)
     """
     if not isinstance(spec, str) or ":" not in spec:

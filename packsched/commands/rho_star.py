@@ -19,7 +19,13 @@ from packsched.arguments import (
 )
 from packsched.commands.rho_star_text import print_rho_star
 from packsched.errors import EXIT_OK, UsageError
-from packsched.inputs import SizeInput, is_one, normalised, read_size_input
+from packsched.inputs import (
+    SizeInput,
+    is_one,
+    normalised,
+    on_unit_capacity,
+    read_size_input,
+)
 from packsched.output import emit_json, exact_text, note, stdout_to_stderr
 
 NAME = "rho-star"
@@ -44,6 +50,12 @@ examples:
   packsched rho-star --dist "mixture:1/2*point:0.5+1/2*uniform:0.1,0.9"
   packsched rho-star --trace google2011:cpu
   packsched rho-star --trace google2011:max --grid 10000
+  packsched rho-star --trace google2019:c:vector --capacity 0.25927734375:0.166748046875
+  packsched rho-star --trace azure2017:all:vector
+  packsched rho-star --sizes 0.5:0.25,0.25:0.5 --capacity 1:0.5
+
+A vector --capacity divides every size componentwise (exactly) and rho* is computed on
+capacity 1 (input.normalised says so).
 
 Numbers are read exactly: decimals and p/q become fractions. A trace with more than
 {TRACE_EXACT_MAX_TYPES} distinct sizes is bracketed on a grid of {DEFAULT_TRACE_GRID} by default
@@ -72,8 +84,11 @@ def add_parser(sub: Any) -> None:
                           "truncated to (0,1] and normalised) | empirical:FILE | "
                           "mixture:W*SPEC+W*SPEC")
     src.add_argument("--trace", metavar="SOURCE",
-                     help="google2011[:max|cpu|memory|vector] (packaged Google trace, default "
-                          "max) or a FILE with one size (or vector) per line")
+                     help="a packaged trace NAME[:SELECTOR][:KIND][:first=N]: google2011, "
+                          "google2019[:a..h], alibaba2017, azure2017[:both|dev|test|train|"
+                          "all], KIND max|cpu|memory|vector (default max); sizes are "
+                          "fractions of the trace's unit machine (input.unit says which); "
+                          "or a FILE with one size (or vector) per line")
     w = r.add_argument_group("weights of --sizes (default: equally likely)")
     w.add_argument("--probs", type=number_list(), metavar="P1,P2,...",
                    help="type probabilities (sum to one)")
@@ -143,11 +158,14 @@ def _finite(inp: SizeInput, args: argparse.Namespace) -> tuple[dict[str, Any], A
     out.update(extra)
     out.update(lower=res.lower, upper=res.upper, lower_exact=exact_text(res.lower),
                upper_exact=exact_text(res.upper), bracket=False)
+    if out.get("upper_from") == "Lemma 2":  # the prices do not prove this upper end
+        out["dual_of"] = ("the LP's types: these prices prove only an upper bound above "
+                          "upper, which is PG21 Lemma 2's L / R-bar (lemma2_bound)")
     return out, res
 
 
 def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
-    from capacity.brackets import quantile_brackets, side_proven
+    from capacity.brackets import LEMMA2, ends_unproven, quantile_brackets
     from theory.bounds import mean_size_bound
 
     levels = DEFAULT_LEVELS if args.levels is None else args.levels
@@ -159,12 +177,15 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
     lo_b = max(brs, key=lambda b: float(b.lo))  # every level's bounds are certified
     stopped = len(brs) < levels + 1 or any(_cut(s) for b in brs for s in (b.lower, b.upper))
     hi_b = min(brs, key=lambda b: float(b.hi))
+    reason = ends_unproven(lo_b.lower, hi_b.upper, hi_b.upper_from)
     return {
         "lower": lo_b.lo, "upper": hi_b.hi,
         "lower_exact": exact_text(lo_b.lo), "upper_exact": exact_text(hi_b.hi),
         "relative_gap": (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi),
         "bracket": True,
-        "certified": side_proven(lo_b.lower) and side_proven(hi_b.upper),
+        "certified": reason is None, "uncertified_reason": reason,
+        "upper_from": LEMMA2 if hi_b.upper_from == LEMMA2
+        else f"lower-rounded LP of {hi_b.name}",
         "servers": args.servers, "method": "quantile-brackets",
         "lp_method": lo_b.lower.method, "level": len(brs) - 1, "levels_requested": levels,
         "levels_default": args.levels is None, "stopped_at_time_limit": stopped,
@@ -173,8 +194,7 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
         # by prices on the lower-rounded types (PG21 Thm. 1, first step of its proof)
         "mixture": [t.as_dict(lo_b.lower.sizes) for t in lo_b.lower.mixture],
         "mixture_of": f"upper-rounded types of {lo_b.name}",
-        "dual": hi_b.upper.dual, "dual_sizes": hi_b.upper.sizes,
-        "dual_of": f"lower-rounded types of {hi_b.name}",
+        **_dual(hi_b, f"lower-rounded types of {hi_b.name}"),
         "lemma2_bound": mean_size_bound(args.servers, inp.dist),
     }
 
@@ -183,8 +203,8 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
           ) -> dict[str, Any]:
     from capacity.brackets import grid_bracket, grid_name
 
-    if not is_one(inp.capacity):
-        raise UsageError("--grid brackets sizes normalised to capacity 1")
+    if not is_one(inp.capacity):  # pragma: no cover - run() normalises first
+        raise RuntimeError("grid_bracket needs sizes normalised to capacity 1")
     per_resource = grid if isinstance(grid, tuple) else (grid,)
     b = grid_bracket(inp.dist, grid, servers=args.servers,
                      **budgets(args, max_types="max_types"))
@@ -194,6 +214,7 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
         "upper_from": "grid rounded down" if b.upper_from == "lower-rounded LP"
         else b.upper_from,
         "relative_gap": b.gap, "bracket": True, "certified": b.certified,
+        "uncertified_reason": b.uncertified_reason,
         "servers": args.servers, "method": f"grid-bracket ({grid_name(per_resource)})",
         "lp_method": b.lower.method, "grid": list(grid) if isinstance(grid, tuple) else grid,
         "types_rounded_up": len(b.lower.sizes), "types_rounded_down": len(b.upper.sizes),
@@ -202,11 +223,22 @@ def _grid(inp: SizeInput, args: argparse.Namespace, grid: int | tuple[int, ...]
         # sizes rounded down give the upper bound (dual prices)
         "mixture": [t.as_dict(b.lower.sizes) for t in b.lower.mixture],
         "mixture_of": "sizes rounded up to the grid",
-        "dual": b.upper.dual, "dual_sizes": b.upper.sizes,
-        "dual_of": "sizes rounded down to the grid",
+        **_dual(b, "sizes rounded down to the grid"),
         "seconds": b.lower.seconds + b.upper.seconds,
         "stopped_at_time_limit": _cut(b.lower) or _cut(b.upper),
     }
+
+
+def _dual(b: Any, of: str) -> dict[str, Any]:
+    """The prices that prove a bracket's upper end; none when Lemma 2 is that end (the
+    lower-rounded LP's prices then prove only a weaker bound)."""
+    from capacity.brackets import LEMMA2
+
+    if b.upper_from == LEMMA2:
+        return {"dual": None, "dual_sizes": None,
+                "dual_of": "none: the upper end is PG21 Lemma 2's L / R-bar (lemma2_bound), "
+                           "proven without prices"}
+    return {"dual": b.upper.dual, "dual_sizes": b.upper.sizes, "dual_of": of}
 
 
 def _cut(side: Any) -> bool:
@@ -260,18 +292,35 @@ def _many_trace_sizes(inp: SizeInput) -> bool:
             and len(inp.dist) > TRACE_EXACT_MAX_TYPES)
 
 
+def _kept_mass(dist: Any) -> float | list[float | None] | None:
+    """P(0 < X <= 1) a law truncated by :func:`theory.distributions.from_scipy` kept
+    (``--dist lognormal``, ``gamma``); per component for a mixture; None otherwise."""
+    from theory.distributions import Mixture
+
+    if isinstance(dist, Mixture):
+        parts = [getattr(c, "kept_mass", None) for c in dist.components]
+        return parts if any(m is not None for m in parts) else None
+    return getattr(dist, "kept_mass", None)
+
+
 def _label_stop(out: dict[str, Any], stopped: bool, args: argparse.Namespace) -> None:
-    """``status`` of the answer: a run cut short by --time-limit says so, and rho* is
-    reported only where it is proven."""
+    """``status`` of the answer: a run cut short by --time-limit says so. A value its
+    certificate does not prove is never reported as the value, whatever stopped the
+    solve (time limit, pricing budget, a failed check): ``rho_star`` and
+    ``z_lp_unbounded`` (items / rho*) are null unless certified, ``z_lp`` unless
+    ``z_lp_certified``; their proven bounds stay."""
+    if "rho_star" in out and not out.get("certified"):
+        for key in ("rho_star", "z_lp_unbounded"):
+            if key in out:
+                out[key] = None
+    if "z_lp" in out and not out.get("z_lp_certified"):
+        out["z_lp"] = None
     if not stopped:
         out.setdefault("status", "finished")
         return
     out["status"] = "time_limit"
     out["time_limit"] = args.time_limit
     if "rho_star" in out and not out.get("certified"):
-        for key in ("rho_star", "z_lp", "z_lp_unbounded"):  # their bounds stay
-            if key in out:
-                out[key] = None
         out["uncertified_reason"] = (out.get("uncertified_reason") or "") + \
             " (stopped at --time-limit: [lower, upper] is what is proven)"
 
@@ -289,6 +338,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--instance-format goes with --instance")
     t0 = time.perf_counter()
     inp = read_size_input(args)
+    kept = _kept_mass(inp.dist)
     _refuse_unused(inp, args)
     res = None
     with stdout_to_stderr(args.json), time_limit(args.time_limit):
@@ -296,12 +346,15 @@ def run(args: argparse.Namespace) -> int:
         if grid != 0:
             if args.levels is not None and args.grid is not None:
                 raise UsageError("--grid and --levels are two partitions: give one")
+            # the grid is one of multiples of 1/G of the capacity: sizes as fractions
+            # of it (vectors were already divided componentwise when read)
+            inp = on_unit_capacity(inp, scalar=True)
             out = _grid(inp, args, grid)
         elif isinstance(inp.dist, Discrete):
             out, res = _finite(inp, args)
         else:
             out = _bracket(inp, args)
-        out["input"] = inp.info
+        out["input"] = inp.info if kept is None else {**inp.info, "kept_mass": kept}
         if args.vqs is not None:
             from capacity.reduced import rho_vqs
 
@@ -317,6 +370,8 @@ def run(args: argparse.Namespace) -> int:
     # the whole command, reading included (the LP's own share stays as solver_seconds)
     out["solver_seconds"] = out.get("seconds")
     out["seconds"] = time.perf_counter() - t0
+    if "normalised" in out["input"]:
+        note(f"sizes {out['input']['normalised']}: rho* computed on capacity 1")
     if args.json:
         emit_json(out)
     else:

@@ -17,6 +17,13 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
             "trace": f"trace {inp.get('path', inp.get('source'))}"}[inp["kind"]]
     print(f"input       {desc} (capacity {fmt(inp.get('capacity'))}), "
           f"servers L = {out['servers']}")
+    kept = inp.get("kept_mass")
+    if kept is not None:
+        each = kept if isinstance(kept, list) else [kept]
+        print("truncation  P(0 < X <= 1) = "
+              + ", ".join("-" if m is None else fmt(m, 6) for m in each)
+              + (" per component" if isinstance(kept, list) else "")
+              + " of the law kept, renormalised (from_scipy)")
     status = "certified" if out["certified"] else "NOT certified"
     if "rho_star" in out:
         exact = out["lower_exact"] if out["lower_exact"] == out["upper_exact"] else None
@@ -34,6 +41,10 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
     else:
         print(f"rho*        in [{fmt(out['lower'], 12)}, {fmt(out['upper'], 12)}] "
               f"({status}; relative gap {fmt(out['relative_gap'], 3)})")
+        if out.get("uncertified_reason"):
+            print(f"            why: {out['uncertified_reason']}")
+        if out.get("upper_from"):
+            print(f"upper end   {out['upper_from']}")
         if "grid" in out:
             print(f"bracket     sizes rounded up / down to multiples of 1/{out['grid']} "
                   f"({out['types_rounded_up']} / {out['types_rounded_down']} types, "
@@ -54,9 +65,9 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
     if "z_lp" in out:
         zl, zh = out["z_lp_bounds"]
         ul, uh = out["z_lp_unbounded_bounds"]
-        print(f"z_LP        {fmt(out['z_lp'], 12)}  (Gilmore-Gomory, patterns within the "
+        print(f"z_LP        {_value(out['z_lp'])}  (Gilmore-Gomory, patterns within the "
               f"multiplicities; certified [{fmt(zl, 12)}, {fmt(zh, 12)}])")
-        print(f"z_LP free   {fmt(out['z_lp_unbounded'], 12)}  (any pattern: items / rho*; "
+        print(f"z_LP free   {_value(out['z_lp_unbounded'])}  (any pattern: items / rho*; "
               f"certified [{fmt(ul, 12)}, {fmt(uh, 12)}])")
         print(f"bins >=     {max(out['lp_bins'], out['l2'])}  (ceil(z_LP) = {out['lp_bins']}, "
               f"L2 = {out['l2']}, L1 = {out['l1']}; items {out['items']})")
@@ -67,6 +78,11 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
         print(f"rho_VQS     {fmt(out['rho_vqs'], 12)} with J = {v['J']}  "
               f"(rho_VQS / rho* in [{fmt(lo, 6)}, {fmt(hi, 6)}]; PG21 Thm. 3 "
               f"guarantees >= 2/3 when all sizes exceed 1/2^J)")
+
+
+def _value(x: Any) -> str:
+    """A value, or ``not proven`` where its certificate does not prove it (null)."""
+    return "not proven" if x is None else fmt(x, 12)
 
 
 def _print_mixture(out: dict[str, Any]) -> None:

@@ -32,8 +32,17 @@ timing (XLL21 II-A): a job arriving at a_j is served from slot a_j + 1 on; compl
 in slot c_j gives flowtime f_j = c_j - a_j. FL24 Sec. 3: continuous time, a job
 released at r_j starts at S_j >= r_j and completes at C_j = S_j + p_j, never moved.
 
+traces (--trace NAME instead of --jobs; the rules and units are in the JSON's "trace"):
+  google2011[:first=N]   XLL21 VI's job set (one task per job, 1,508 jobs, 10-s slots)
+  alibaba2017[:first=N]  one Terminated task per job (its run time is an upper bound)
+  azure2017[:both|dev|test][:first=N]  one job per VM (FL24 Sec. 7.1's stand-in)
+  google2019 is refused: it has no times. Default cluster: servers of 64, 32 and 16
+  cores (XLL21) or 20 unit machines (FL24); --cluster FILE replaces it.
+
 examples:
   packsched schedule --policy fair --jobs jobs.csv --cluster cluster.csv --k 1
+  packsched schedule --policy srpt --trace google2011:first=300
+  packsched schedule --policy mris --trace azure2017:dev:first=2000 --json
   packsched schedule --policy ocorp-m --jobs jobs.csv --cluster cluster.csv --json
   packsched schedule --policy mris --eps 0.1 --jobs vms.csv --cluster unit20.csv --json
 """
@@ -49,7 +58,13 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--policy", required=True, metavar="NAME",
                    help="a policy of the xll21-preemptive or fl24-nonpreemptive family "
                         "(packsched policies)")
-    p.add_argument("--jobs", required=True, metavar="FILE", help="jobs CSV file")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--jobs", metavar="FILE", help="jobs CSV file")
+    # stored where --jobs is (a job set from elsewhere): the families declare "jobs"
+    src.add_argument("--trace", dest="jobs", type=trace_argument, metavar="NAME",
+                     help="a packaged trace's job set instead of a file: google2011, "
+                          "alibaba2017 or azure2017[:both|dev|test], with :first=N for the "
+                          "first N jobs (see 'traces' below)")
     p.add_argument("--columns", type=column_mapping, metavar="FIELD=COLUMN,...",
                    help="read a trace's own jobs CSV: which of its columns hold the id, "
                         "arrival, processing, weight and demand (resources joined by '+', "
@@ -58,7 +73,9 @@ def add_parser(sub: Any) -> None:
                         "of their own names, other columns are ignored; the values must "
                         "already be in the model's units (times: XLL21 slots, FL24 time "
                         "units; demands: the cluster's capacity units)")
-    p.add_argument("--cluster", required=True, metavar="FILE", help="cluster CSV file")
+    p.add_argument("--cluster", metavar="FILE",
+                   help="cluster CSV file (required with --jobs; with --trace, replaces the "
+                        "default cluster)")
     p.add_argument("--k", type=real(1),
                    help="exponent of the l_k norm, >= 1 (default 2)")
     mem = p.add_mutually_exclusive_group()
@@ -92,6 +109,23 @@ def add_parser(sub: Any) -> None:
 
 
 
+class TraceArgument(str):
+    """A ``--trace NAME`` value (a packaged trace's job set), kept apart from a file name
+    in ``args.jobs``."""
+
+
+def trace_argument(text: str) -> TraceArgument:
+    """``--trace``: a packaged trace name (:mod:`theory.readers.trace_names`), its
+    grammar checked at once; a malformed name is refused in one line."""
+    from theory.readers.trace_names import parse_trace_name
+
+    try:
+        parse_trace_name(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return TraceArgument(text)
+
+
 def column_mapping(text: str) -> dict[str, Any]:
     """``--columns``: ``arrival=submit_time,demand=cpu+mem`` -> ``{"arrival":
     "submit_time", "demand": ["cpu", "mem"]}`` (names stripped, as the reader strips the
@@ -118,8 +152,50 @@ def column_mapping(text: str) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if isinstance(args.jobs, TraceArgument):
+        if args.columns is not None:
+            raise UsageError("--columns maps the columns of a --jobs file; --trace reads a "
+                             "packaged trace in its own format (leave --columns out)")
+    elif args.cluster is None:
+        raise UsageError("--cluster FILE is required with --jobs")
     return route(args, NAME, {"xll21-preemptive": _run_preemptive,
-                              "fl24-nonpreemptive": schedule_nonpreemptive.run})
+                              "fl24-nonpreemptive": _run_nonpreemptive})
+
+
+def _trace_instance(args: argparse.Namespace, family: str, mem: dict[str, Any]
+                    ) -> tuple[Any, Any, dict[str, Any]]:
+    """The job set of ``--trace`` in ``family``'s units, on its default cluster or on
+    ``--cluster``; every job must fit a machine."""
+    from theory.job_sets import check_fits, require_integers
+    from theory.readers.job_files import read_cluster
+    from theory.readers.trace_names import trace_job_set
+
+    s = trace_job_set(str(args.jobs), family)
+    info, machines = dict(s.info), s.machines
+    if args.cluster is not None:
+        xll21 = family == "xll21-preemptive"
+        machines = read_cluster(args.cluster, integers=xll21, **mem)
+        if machines.resources != s.jobs.resources:
+            raise UsageError(f"{args.cluster} has {machines.resources} capacity column(s); "
+                             f"the trace's jobs demand {s.jobs.resources} resources (cpu, "
+                             f"memory)")
+        if xll21:
+            require_integers(s.jobs, machines)
+        info["cluster"] = str(args.cluster)
+    check_fits(s.jobs, machines)
+    return s.jobs, machines, info
+
+
+def _run_nonpreemptive(args: argparse.Namespace) -> int:
+    """FL24's family (:mod:`packsched.commands.schedule_nonpreemptive`) on a jobs file or
+    on a packaged trace's job set."""
+    if not isinstance(args.jobs, TraceArgument):
+        return schedule_nonpreemptive.run(args)
+    if args.max_memory is not None and args.cluster is None:
+        raise UsageError("--max-memory budgets reading the --jobs and --cluster files; "
+                         "--trace reads packaged data (leave it out)")
+    return schedule_nonpreemptive.run(args, lambda: _trace_instance(
+        args, "fl24-nonpreemptive", budgets(args, memory_budget="max_memory")))
 
 
 def _run_preemptive(args: argparse.Namespace) -> int:
@@ -136,8 +212,12 @@ def _run_preemptive(args: argparse.Namespace) -> int:
     policy = make_policy(args.policy, **{k: given[k] for k in info.keywords if k in given})
     assert isinstance(policy, PreemptivePolicy)
     mem = budgets(args, memory_budget="max_memory")
-    jobs, machines = read_instance(args.jobs, args.cluster, integers=True,
-                                   columns=args.columns, **mem)
+    trace = None
+    if isinstance(args.jobs, TraceArgument):
+        jobs, machines, trace = _trace_instance(args, "xll21-preemptive", mem)
+    else:
+        jobs, machines = read_instance(args.jobs, args.cluster, integers=True,
+                                       columns=args.columns, **mem)
     if args.memory is None and not policy.uses_memory and \
             max(jobs.resources, machines.resources) >= 2:
         raise UsageError(f"{args.policy} allocates cores only, and the files have a memory "
@@ -156,6 +236,8 @@ def _run_preemptive(args: argparse.Namespace) -> int:
                            memory=args.memory, max_slots=args.max_slots, **mem)
     out = res.summary()
     out.update(jobs_file=args.jobs, cluster_file=args.cluster)
+    if trace is not None:
+        out.update(jobs_file=None, trace=trace)
     if res.stopped and not args.allow_unfinished:
         raise ComputationError(f"{args.policy} stopped: {res.stop_reason}; no completion or "
                                f"objective is reported for a stopped run (raise --max-slots, "

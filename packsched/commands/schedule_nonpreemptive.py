@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from typing import Any
 
 from packsched.arguments import budgets, given_options, integer, real
@@ -30,7 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "and refuses above it)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace,
+        trace_instance: Callable[[], tuple[Any, Any, dict[str, Any]]] | None = None) -> int:
+    """Run ``--policy`` on the ``--jobs``/``--cluster`` files, or on what
+    ``trace_instance()`` loads (a packaged trace's jobs, machines and description)."""
     from policies.nonpreemptive import NonPreemptivePolicy, run_nonpreemptive
     from policies.registry import POLICIES, make_policy
     from theory.readers.job_files import read_instance
@@ -43,21 +47,29 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     assert isinstance(policy, NonPreemptivePolicy)
-    jobs, machines = read_instance(args.jobs, args.cluster, columns=args.columns,
-                                   **budgets(args, memory_budget="max_memory"))
+    trace: dict[str, Any] | None = None
+    if trace_instance is None:
+        jobs, machines = read_instance(args.jobs, args.cluster, columns=args.columns,
+                                       **budgets(args, memory_budget="max_memory"))
+    else:
+        jobs, machines, trace = trace_instance()
     if args.dry_run:
         return inputs_checked(args)
     with stdout_to_stderr(args.json):
         res = run_nonpreemptive(policy, jobs, machines, k=2.0 if args.k is None else args.k)
     out = res.summary()
-    out.update(jobs_file=args.jobs, cluster_file=args.cluster)
+    out.update(jobs_file=None if trace else args.jobs, cluster_file=args.cluster)
+    if trace:
+        out["trace"] = trace
     if args.json:
         emit_json(out)
     else:
-        print(f"policy      {out['policy']} on {out['jobs']} jobs, {out['machines']} "
-              f"machine(s)")
+        source = f" of {trace['trace']}" if trace else ""
+        print(f"policy      {out['policy']} on {out['jobs']} jobs{source}, "
+              f"{out['machines']} machine(s)")
         print(f"AWCT        {fmt(out['awct'])} (sum_j w_j C_j = "
-              f"{fmt(out['weighted_completion'])}); makespan {fmt(out['makespan'])}")
+              f"{fmt(out['weighted_completion'])}); makespan {fmt(out['makespan'])}"
+              + (f" ({trace['time']})" if trace else ""))
         print(f"delay       mean queueing delay {fmt(out['mean_queueing_delay'])}, "
               f"{100 * out['share_not_delayed']:.1f}% of jobs started on release")
         print(f"invariants  {'ok' if out['invariants_ok'] else 'VIOLATED'} "

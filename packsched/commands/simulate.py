@@ -4,6 +4,7 @@ verdict (``policies.judge_stability``) and re-checked invariants."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from typing import Any
 
 from packsched.arguments import (
@@ -33,6 +34,8 @@ examples:
       --deterministic 100 --workload 3.06 --slots 400000
   packsched simulate --policy vqs-bf --dist uniform:0.1,0.9 --servers 5 --intensity 0.9
   packsched simulate --policy fifo-ff --trace google2011 --servers 1000 --traffic-scaling 1.2
+  packsched simulate --policy bf-js --trace azure2017:dev --servers 2000 --slots 500
+  packsched simulate --policy bf-js --trace google2019:c --servers 10 --intensity 0.9
   packsched simulate --policy rms --sizes 2,5 --capacity 10 --servers 10 \
       --rates 20.8,10.4 --time 2000
   packsched simulate --policy rms-rf-ad-plus --sizes "{EC2_TABLE_I.sizes_text}" \
@@ -57,7 +60,11 @@ def add_parser(sub: Any) -> None:
                      help="named distribution on (0, 1], as rho-star --dist: uniform, "
                           "discrete, point, beta, lognormal, gamma, empirical:FILE, mixture")
     src.add_argument("--trace", metavar="NAME",
-                     help="google2011: the packaged trace's arrivals, sizes and runtimes")
+                     help="a packaged trace NAME[:SELECTOR][:KIND][:first=N] (KIND max|cpu|"
+                          "memory, default max): google2011, alibaba2017, azure2017[:both|"
+                          "dev|test] replay their arrivals, sizes and runtimes (with "
+                          "--traffic-scaling); google2019[:a..h] has no times and is a size "
+                          "law with synthetic arrivals (--workload or --intensity)")
     sm.add_argument("--probs", type=number_list(), metavar="P1,P2,...",
                     help="type probabilities of --sizes")
     sm.add_argument("--counts", type=number_list(), metavar="N1,N2,...",
@@ -127,29 +134,69 @@ def _simulation_input(args: argparse.Namespace) -> tuple[Any, float, dict[str, A
         return dist, capf, {"kind": "sizes", "distribution": repr(dist)}
     if args.probs is not None or args.counts is not None:
         raise UsageError("--probs and --counts go with --sizes")
+    if args.trace is not None:  # a trace without times: its sizes, synthetic arrivals
+        from theory.readers.trace_names import trace_size_law
+
+        law = trace_size_law(args.trace)
+        if law.dist.dim != 1:
+            raise UsageError("--trace: simulate is single-resource (PG21): give the kind "
+                             "max, cpu or memory, not vector")
+        return law.dist, capf, {"kind": "trace", **law.info,
+                                "arrivals": "synthetic (trace has no times)",
+                                "types": len(law.dist)}
     if cap != 1:
         raise UsageError("--dist gives sizes on (0, 1], so --capacity must be 1")
     dist = from_spec(args.dist)
     return dist, capf, {"kind": "dist", "spec": args.dist, "distribution": repr(dist)}
 
 
+def _timed_trace(args: argparse.Namespace) -> Any:
+    """The parsed ``--trace`` name when the trace has times, None when it is a size law
+    (google2019); a name that is no packaged trace is refused with a did-you-mean."""
+    from theory.names import did_you_mean
+    from theory.readers.trace_names import TRACES, is_trace_name, parse_trace_name
+
+    if not is_trace_name(args.trace):
+        raise UsageError(f"--trace supports {', '.join(TRACES)} (NAME[:SELECTOR][:KIND]"
+                         f"[:first=N]; PG21 VII-B), got {args.trace!r}"
+                         f"{did_you_mean(args.trace.partition(':')[0], TRACES, n=1)}")
+    name = parse_trace_name(args.trace)
+    if name.lacks_times and name.trace == "google2019":
+        if args.traffic_scaling is not None:
+            raise UsageError(f"--traffic-scaling scales a trace's arrival times, and "
+                             f"{name.trace} has none ({name.lacks_times}): its sizes come "
+                             f"with synthetic arrivals, give --workload or --intensity")
+        return None
+    return name
+
+
 def _workload(args: argparse.Namespace) -> tuple[Any, Any, float, int, dict[str, Any]]:
     import policies as P
 
-    if args.trace is not None:
-        if args.trace != "google2011":
-            from theory.names import did_you_mean
-
-            raise UsageError(f"--trace supports google2011 (PG21 VII-B), got "
-                             f"{args.trace!r}{did_you_mean(args.trace, ['google2011'])}")
+    if args.trace is not None and (name := _timed_trace(args)) is not None:
         if args.sizes or args.dist or args.workload or args.intensity:
             raise UsageError("--trace brings its own sizes and arrivals; use --traffic-scaling")
+        if args.capacity is not None:
+            raise UsageError(f"--capacity: --trace {name.trace} gives sizes as fractions of "
+                             f"its unit machine and replays them on servers of capacity 1 "
+                             f"(PG21 VII-B); leave --capacity out")
+        from theory.readers.trace_names import TRACE_SLOT_SECONDS, trace_timed_jobs
+
         scaling = 1.0 if args.traffic_scaling is None else args.traffic_scaling
-        w = P.google2011_workload(traffic_scaling=scaling)
-        info = {"kind": "trace", "trace": "google2011", "traffic_scaling": scaling,
-                "jobs": w.jobs}
+        slot = TRACE_SLOT_SECONDS[name.trace]
+        # the jobs that arrive within the simulated slots (the rest never enter)
+        t = trace_timed_jobs(name, until_seconds=args.slots * slot * scaling)
+        w = P.trace_workload(t.arrival, t.sizes(name.size_kind), t.service,
+                             slot_length=t.slot_seconds, traffic_scaling=scaling)
+        if t.info.get("beyond_until"):  # the trace goes on past the simulated slots
+            w = dataclasses.replace(w, horizon=float(args.slots))
+        info = {**t.info, "kind": "trace", "trace": str(name), "traffic_scaling": scaling,
+                "jobs": w.jobs, "arrivals": f"trace: {t.info['arrival']}",
+                "service": f"trace: {t.info['service']}"}
+        info["jobs_after_the_slots"] = info.pop("beyond_until", 0)  # never built
+        info.pop("arrival", None)
         return w, None, 1.0, min(args.slots, int(w.horizon)), info
-    if args.sizes is None and args.dist is None:
+    if args.sizes is None and args.dist is None and args.trace is None:
         raise UsageError("give the sizes: --sizes (with --probs/--counts) or --dist")
     if (args.workload is None) == (args.intensity is None):
         raise UsageError("give exactly one of --workload RHO and --intensity ALPHA")
@@ -200,14 +247,17 @@ def _run_slotted(args: argparse.Namespace) -> int:
         res = P.simulate(policy, w, cluster, slots=slots, warmup=args.warmup,
                          **budgets(args, memory_budget="max_memory"))
     out = res.summary()
-    rate = None if args.trace is not None else w.arrival_rate
+    timed = info["kind"] == "trace" and dist is None
+    rate = None if timed else w.arrival_rate
     mean_service = float(args.deterministic) if args.deterministic is not None else 1 / args.mu
     out["input"] = dict(info, servers=args.servers, capacity=cap, seed=args.seed,
-                        arrival_rate=rate, mean_service=mean_service,
+                        arrival_rate=rate, mean_service=None if timed else mean_service,
                         workload=None if rate is None else rate * mean_service,
-                        intensity=args.intensity, service="geometric"
-                        if args.deterministic is None else "deterministic",
-                        arrivals=args.arrivals)
+                        intensity=args.intensity, service=info["service"] if timed
+                        else "geometric" if args.deterministic is None else "deterministic",
+                        arrivals=info["arrivals"] if "arrivals" in info else args.arrivals)
+    if info.get("arrivals") == "synthetic (trace has no times)":
+        out["input"]["arrival_process"] = args.arrivals
     if args.json:
         emit_json(out)
     else:
@@ -221,11 +271,11 @@ def _dry_run(args: argparse.Namespace, flags: dict[str, Any]) -> int:
     import policies as P
     from policies.workload import pg21_laws
 
-    if args.trace is not None:
+    if args.trace is not None and _timed_trace(args) is not None:
         _workload(args)  # the packaged trace: its reading is the check
         dist, cap = None, 1.0
     else:
-        if args.sizes is None and args.dist is None:
+        if args.sizes is None and args.dist is None and args.trace is None:
             raise UsageError("give the sizes: --sizes (with --probs/--counts) or --dist")
         if (args.workload is None) == (args.intensity is None):
             raise UsageError("give exactly one of --workload RHO and --intensity ALPHA")

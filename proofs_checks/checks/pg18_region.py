@@ -19,6 +19,15 @@ EC2_TYPES = dict(EC2_TABLE_I.types)
 EC2_SERVER = EC2_TABLE_I.server
 
 
+def _verdict(ok: bool, proven: bool) -> str:
+    """"violated" only on proven evidence; "inconclusive" when an LP's interval is not
+    certified and does not decide the claim (a false "violated" is as wrong as a false
+    "holds")."""
+    if not ok and proven:
+        return "violated"
+    return "holds" if ok and proven else "inconclusive"
+
+
 @register("PG18.Region", location="Sec. III (example of Fig. 1b), eqs. (2)-(3)",
           statement="Ten servers of capacity 10, sizes 2 and 5: the workload (20.8, 10.4) lies "
                     "in the interior C^o, and the boundary of C in direction (2, 1) is "
@@ -30,7 +39,9 @@ def check_region(quick: bool) -> Verdict:
     res = R.max_scaling([2, 1])
     point = [res.value * 2, res.value * 1]
     exact_point = [F(200, 9), F(100, 9)]
-    on_boundary = (res.certified and float(res.lower) * 2 <= 200 / 9 * (1 + 1e-9)
+    # the proven interval holds 200/9; it is the boundary only when certified (tight),
+    # and it is off the boundary whenever the proven ends exclude 200/9
+    on_boundary = (float(res.lower) * 2 <= 200 / 9 * (1 + 1e-9)
                    and float(res.upper) * 2 >= 200 / 9 * (1 - 1e-9))
     outside = not R.contains(["22.3", "11.15"])
     mix = sorted((tuple(int(v) for v in t.config), round(t.weight, 9)) for t in res.mixture)
@@ -38,7 +49,7 @@ def check_region(quick: bool) -> Verdict:
     # the boundary's first coordinate, exact when the LP's certified ends meet
     exact = res.lower == res.upper
     return Verdict(
-        "holds" if ok else "violated",
+        _verdict(ok, res.certified or exact or not ok),
         measured=2 * res.lower if exact else (2 * res.lower, 2 * res.upper),
         bound=exact_point[0], relation="==" if exact else "contains",
         quantity="first coordinate of the boundary point in direction (2, 1) (certified LP)",
@@ -107,6 +118,7 @@ def check_table1(quick: bool) -> Verdict:
     V = _average_of_maximal(K)
     in_C = not_scalable = False
     exact = False
+    decided = True  # the interval of t* decides on-the-boundary either way
     lo = hi = None
     if V and any(v > 0 for v in V):
         # t* = max{t : t V in C}; V is on the boundary of C iff t* = 1
@@ -118,8 +130,11 @@ def check_table1(quick: bool) -> Verdict:
         elif scale.certified:
             in_C = float(hi) >= 1 - TABLE1_SCALING_TOL
             not_scalable = float(lo) <= 1 + TABLE1_SCALING_TOL
+        else:  # not certified: proven off the boundary only if [lo, hi] excludes 1
+            decided = float(hi) < 1 - TABLE1_SCALING_TOL or float(lo) > 1 + TABLE1_SCALING_TOL
     on_boundary = in_C and not_scalable
     ok = mine == brute and len(mine) > 0 and on_boundary
+    proven = decided or mine != brute or not mine
     if lo is None or hi is None:  # no V to scale: t* undefined, the verdict is violated
         measured: Any = float("nan")
     else:
@@ -133,8 +148,9 @@ def check_table1(quick: bool) -> Verdict:
                              "tolerance": None if exact else TABLE1_SCALING_TOL},
         "V_in_C": in_C, "scaled_V_outside_C_for_every_delta": not_scalable,
         "V_on_boundary": on_boundary,
+        "evidence_complete": proven,
     }
-    return Verdict("holds" if ok else "violated", measured=measured, bound=1,
+    return Verdict(_verdict(ok, proven), measured=measured, bound=1,
                    relation="==" if exact or lo is None else "contains",
                    quantity="largest scaling t* of V inside C (configuration LP, eq. (2))",
                    params={"types": {n: list(EC2_TYPES[n]) for n in names},
@@ -155,7 +171,9 @@ def check_v_boundary(quick: bool) -> Verdict:
              "EC2 Table I, (90, 90, 5000)": ([[F(v) for v in EC2_TYPES[n]] for n in EC2_TYPES],
                                              [(tuple(F(v) for v in EC2_SERVER), 20)])}
     ev, scalings = {}, []
-    for label, (sizes, servers) in cases.items():
+    cases_ok: list[tuple[bool, bool]] = []
+    for label, want in zip(cases, (F(30, 29), F(1)), strict=True):
+        sizes, servers = cases[label]
         R = CapacityRegion(sizes, servers)
         K = [[F(int(x)) for x in k] for k in R.maximal_configurations()]
         n = servers[0][1]
@@ -164,9 +182,14 @@ def check_v_boundary(quick: bool) -> Verdict:
         t = res.lower if res.lower == res.upper else None
         scalings.append(t)
         ev[label] = {"V": [str(v) for v in V], "largest_scaling": str(t),
-                     "certified": res.certified}
-    ok = scalings[0] == F(30, 29) and scalings[1] == 1
-    return Verdict("holds" if ok else "violated",
+                     "certified": res.certified,
+                     "interval": [str(res.lower), str(res.upper)]}
+        # an exact t* decides; otherwise only an interval that excludes the value does
+        inside = res.lower <= want <= res.upper
+        cases_ok.append((t == want, t is not None or not inside))
+    ok = all(good for good, _ in cases_ok)
+    proven = all(p for _, p in cases_ok) or any(p and not g for g, p in cases_ok)
+    return Verdict(_verdict(ok, proven),
                    measured=tuple(float("nan") if t is None else t for t in scalings),
                    bound=(F(30, 29), F(1)), relation="==",
                    quantity="largest scaling t* of V inside C: Fig. 1b system, EC2 Table I",

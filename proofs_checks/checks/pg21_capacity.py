@@ -55,6 +55,25 @@ def _holds(ok: bool) -> str:
     return "holds" if ok else "violated"
 
 
+def _judge(cases: Iterable[tuple[bool, bool]]) -> str:
+    """The verdict over ``(ok, proven)`` cases: ``proven`` says the case's numbers are
+    evidence (its LPs certified, its solves finished). "violated" when a proven case
+    fails; otherwise "inconclusive" when a case lacks its evidence (a false "violated"
+    is as wrong as a false "holds"); "holds" when every case is proven and holds."""
+    cases = list(cases)
+    if any(proven and not ok for ok, proven in cases):
+        return "violated"
+    if not all(proven for _, proven in cases):
+        return "inconclusive"
+    return "holds"
+
+
+def _tight(lower: Number, upper: Number, rtol: float = 1e-9) -> bool:
+    """A proven interval [lower, upper] narrow enough to stand for its value."""
+    hi = float(upper)
+    return np.isfinite(hi) and hi - float(lower) <= rtol * max(1.0, abs(hi))
+
+
 # --------------------------------------------------------------------------- Def. 6
 @register("PG21.Def6", location="Sec. V-B, Def. 6, eq. (19)",
           statement="K_RED^(J) has exactly 4J-4 distinct configurations, each feasible for "
@@ -109,7 +128,7 @@ def _thm1_distributions(quick: bool) -> list[tuple[str, SizeDistribution, bool]]
 def check_thm1(quick: bool) -> Verdict:
     levels = 3 if quick else 5
     L = 2
-    ok = True
+    cases: list[tuple[bool, bool]] = []
     evidence = []
     worst_err = 0.0
     for name, dist, continuous in _thm1_distributions(quick):
@@ -126,7 +145,9 @@ def check_thm1(quick: bool) -> Verdict:
         item = {"distribution": name, "levels": list(range(levels + 1)), "lower": los,
                 "upper": his, "relative_gap": gaps, "order": order, "monotone": mono,
                 "gap_shrinks": shrink, "certified": certified}
-        good = order and mono and shrink and certified
+        good = order and mono and shrink
+        # an uncertified level's ends prove nothing about monotone or meeting bounds
+        proven = certified
         if continuous:
             # identity (40) on the paper's X^(n) (outer cut points 0 and 1)
             n = 2 if quick else 3
@@ -138,10 +159,15 @@ def check_thm1(quick: bool) -> Verdict:
                                    "rho_lower_rounded": paper.upper.value,
                                    "eq40_prediction": predicted, "relative_error": err}
             good &= err <= 1e-7
+            # the identity compares LP values: only certified optima are evidence
+            proven = proven and paper.lower.certified and paper.upper.certified
             worst_err = max(worst_err, err)
-        ok &= good
+        # proven ends that cross (lo > hi) contradict the theorem whatever else
+        proven = proven or not order
+        cases.append((good, proven))
+        item["evidence_complete"] = proven
         evidence.append(item)
-    return Verdict(_holds(ok), measured=worst_err, bound=1e-7, relation="<=",
+    return Verdict(_judge(cases), measured=worst_err, bound=1e-7, relation="<=",
                    quantity="largest relative error of identity (40) on the continuous laws "
                             "(order, monotonicity and shrinking gaps: details)",
                    params={"servers": L, "levels": levels,
@@ -346,6 +372,8 @@ def check_lemma3(quick: bool) -> Verdict:
     ok = not feas["infeasible_rows"]
     n = 20 if quick else 150
     lowest: tuple[float, dict[str, object] | None] = (np.inf, None)
+    lowest_hi = np.inf  # the proven upper end of the lowest ratio: sharpness evidence
+    unsolved = 0  # cases whose LP failed: no evidence either way
     disagreements: list[dict[str, object]] = []
     below: list[dict[str, object]] = []
     for _ in range(n):
@@ -355,6 +383,10 @@ def check_lemma3(quick: bool) -> Verdict:
         case = _lemma3_case(dist, J, L)
         where = {"J": J, "L": L, "sizes": [str(s) for s in dist.sizes],
                  "probs": [str(p) for p in dist.probs]}
+        if not case["solved"]:
+            unsolved += 1
+            continue
+        lowest_hi = min(lowest_hi, float(case["ratio_hi"]))
         if not case["agree"]:
             disagreements.append({**where, **_case_evidence(case)})
         if case["ratio_hi"] < LEMMA3_BOUND - LEMMA3_TOL:
@@ -365,9 +397,14 @@ def check_lemma3(quick: bool) -> Verdict:
                             rounds=0 if quick else 20)
     disagreements += search["disagreements"]
     below += search["below_bound"]
+    unsolved += search["unsolved"]
     reached = min(lowest[0], search["lowest_ratio"])
-    sharp = reached <= LEMMA3_BOUND + LEMMA3_REACH
-    ok = ok and not disagreements and not below and sharp
+    # sharp when a proven ratio (its upper end) reaches the bound; proven not sharp only
+    # when every case was solved and every ratio's lower end stays above it
+    sharp = min(lowest_hi, search["lowest_ratio_upper"]) <= LEMMA3_BOUND + LEMMA3_REACH
+    not_sharp = reached > LEMMA3_BOUND + LEMMA3_REACH and unsolved == 0
+    ok = ok and not disagreements and not below
+    verdict = _judge([(ok, True), (sharp, sharp or not_sharp), (True, unsolved == 0)])
     details = {
         "tolerance": LEMMA3_TOL,
         "kred_feasibility": feas,
@@ -377,10 +414,11 @@ def check_lemma3(quick: bool) -> Verdict:
                    if k not in ("lowest_ratio", "case", "disagreements", "below_bound")},
         "distance_to_bound": reached - float(LEMMA3_BOUND),
         "reaches_bound_within": LEMMA3_REACH, "reaches_bound": sharp,
+        "unsolved_cases": unsolved,
         "disagreements_with_rho_vqs": disagreements[:5],
         "cases_below_bound": below[:5],
     }
-    return Verdict(_holds(ok), measured=reached, bound=LEMMA3_BOUND, relation="==",
+    return Verdict(verdict, measured=reached, bound=LEMMA3_BOUND, relation="==",
                    quantity=f"lowest rho_VQS / rho* found (never below the bound by more "
                             f"than {LEMMA3_TOL}, reaching it within {LEMMA3_REACH})",
                    params={"random_distributions": n, "search_seeds": 4 if quick else 12},
@@ -474,7 +512,9 @@ def _lemma3_case(dist: Discrete, J: int, L: int) -> dict[str, Any]:
             else float(hi) / v.rho_star_lower if v.rho_star_lower > 0 else float("inf"))
     return {"ratio_lo": r_lo, "ratio_hi": r_hi, "rho_vqs": (lo, hi),
             "rho_vqs_library": (v.lower, v.upper),
-            "rho_star": (v.rho_star_lower, v.rho_star_upper), "agree": agree}
+            "rho_star": (v.rho_star_lower, v.rho_star_upper), "agree": agree,
+            # a failed solve (or prices that bound nothing) leaves hi = inf: no evidence
+            "solved": bool(np.isfinite(float(hi)))}
 
 
 def _case_evidence(case: dict[str, Any]) -> dict[str, object]:
@@ -494,15 +534,21 @@ def _lemma3_search(rng: np.random.Generator, seeds: int, perturbed: int,
     uniformly random, two or three sizes above 1/2^J, as the search had before."""
     G, W = _SIZE_GRID, _WEIGHT_GRID
     memo: dict[tuple, dict[str, Any] | None] = {}
-    out: dict[str, Any] = {"lowest_ratio": float("inf"), "case": None,
-                           "disagreements": [], "below_bound": []}
+    out: dict[str, Any] = {"lowest_ratio": float("inf"), "lowest_ratio_upper": float("inf"),
+                           "case": None, "disagreements": [], "below_bound": [],
+                           "unsolved": 0}
 
     def evaluate(J: int, sizes: tuple[int, ...], weights: tuple[int, ...]) -> float | None:
         key = (J, sizes, weights)
         if key not in memo:
             memo[key] = _ratio(J, sizes, weights)
             case = memo[key]
-            if case is not None:
+            if case is not None and not case["solved"]:  # no evidence: left out
+                out["unsolved"] += 1
+                memo[key] = None
+            elif case is not None:
+                out["lowest_ratio_upper"] = min(out["lowest_ratio_upper"],
+                                                float(case["ratio_hi"]))
                 where = _grid_case(J, sizes, weights)
                 if not case["agree"]:
                     out["disagreements"].append({**where, **_case_evidence(case)})
@@ -671,7 +717,7 @@ def check_prop2(quick: bool) -> Verdict:
     corrected_w = PROP2_WEIGHTS["corrected"]
     rng = np.random.default_rng(61)
     rows = []
-    ok = True
+    cases: list[tuple[bool, bool]] = []
     largest = 0.0
     for e in es:
         a, b = F(1, 2) - e, F(1, 2) + e
@@ -681,11 +727,13 @@ def check_prop2(quick: bool) -> Verdict:
         best_up = 0.0
         best_weights = None
         tried = 0
+        proven = rs.certified
         for _ in range(8 if quick else 40):
             X = _partition_with_interior(rng, a, b)
             if X is None:
                 continue
             up = rounded_rho_star(dist, X, "up")
+            proven &= up.certified
             tried += 1
             if up.value > best_up:
                 best_up = up.value
@@ -700,13 +748,16 @@ def check_prop2(quick: bool) -> Verdict:
         lp_pair = (lp_w.get((2, 0), F(0)), lp_w.get((0, 1), F(0)))
         configs_ok = set(lp_w) == {(2, 0), (0, 1)}
         supported = prop2_mixture_weights(*lp_pair)
-        good = (rs.certified and exact_two and best_up <= 4 / 3 + 1e-9
+        good = (exact_two and best_up <= 4 / 3 + 1e-9
                 and abs(up_best.value - 4 / 3) <= 1e-9 and configs_ok
                 and lp_pair == corrected_w and lp_pair != printed_w
                 and supported == F(4, 3))
-        ok &= good
+        # the LP values and weights are evidence only when every LP is certified
+        proven &= up_best.certified
+        cases.append((good, proven))
         largest = max(largest, best_up, up_best.value)
         rows.append({"e": str(e), "rho_star": rs.value, "rho_star_certified": rs.certified,
+                     "evidence_complete": proven,
                      "partitions_tried": tried, "max_upper_rounded": best_up,
                      "mixture_weights_at_max": best_weights,
                      "best_case_partition_value": up_best.value,
@@ -719,7 +770,7 @@ def check_prop2(quick: bool) -> Verdict:
     printed_rho = prop2_mixture_weights(*printed_w)
     printed_rho_sub = prop2_mixture_weights(*printed_w, require_distribution=False)
     corrected_rho = prop2_mixture_weights(*corrected_w)
-    ok &= printed_rho is None and corrected_rho == F(4, 3)
+    cases.append((printed_rho is None and corrected_rho == F(4, 3), True))  # exact
     # erratum PG21.Prop2.eps: e in (0, 1/6] is sharp
     third = [F(0), F(1, 4), F(1, 3), F(1, 2), F(3, 4), F(1)]
     eps_cases = [(F(1, 6), [F(0), F(1, 4), F(1, 2), F(3, 4), F(1)]),
@@ -740,7 +791,7 @@ def check_prop2(quick: bool) -> Verdict:
             good = up.lower > F(4, 3) and three_fit
         else:
             good = True  # reported, not part of Prop. 2's construction
-        ok &= good
+        cases.append((good, up.certified or not interior))
         eps_rows.append({"e": str(e), "cuts": [str(c) for c in cuts[1:-1]],
                          "both_interior": interior, "three_small_fit_rounded": three_fit,
                          "upper_rounded_rho": str(up.lower) if up.lower == up.upper
@@ -756,7 +807,7 @@ def check_prop2(quick: bool) -> Verdict:
                              all(r["lp_weights_equal_corrected"] for r in rows)},
         "erratum_eps_range": eps_rows,
     }
-    return Verdict(_holds(ok), measured=largest, bound=F(4, 3), relation="==",
+    return Verdict(_judge(cases), measured=largest, bound=F(4, 3), relation="==",
                    quantity="largest upper-rounded capacity over the interior partitions "
                             "tried and the proof's best one, over e (rho* = 2)",
                    params={"e": [str(e) for e in es],
@@ -787,11 +838,13 @@ def check_dyadic(quick: bool) -> Verdict:
     family = []
     ratios: list[float] = []
     ok = True
+    proven = True  # the ratios compare LP values: evidence only when all are certified
     for j in range(1, J - 1):
         s = F(1, 2 ** (j + 1)) + F(1, 2 ** (2 * j + 4))  # just above 1/2^(j+1)
         dist = Discrete([s], [1])
         rs = rho_star(dist)
         up = rounded_rho_star(dist, X, "up")
+        proven &= rs.certified and up.certified
         ratio = up.value / rs.value
         family.append({"size": str(s), "rho_star": rs.value, "dyadic_upper_rounded": up.value,
                        "ratio": ratio})
@@ -803,13 +856,17 @@ def check_dyadic(quick: bool) -> Verdict:
     worst = np.inf
     for _ in range(20 if quick else 150):
         dist = _random_discrete(rng, lo=1 / 2**J + 1e-3)
-        worst = min(worst, rounded_rho_star(dist, X, "up").value / rho_star(dist).value)
+        up, rs = rounded_rho_star(dist, X, "up"), rho_star(dist)
+        proven &= rs.certified and up.certified
+        worst = min(worst, up.value / rs.value)
     ok &= worst >= 0.5 - 1e-9
-    return Verdict(_holds(ok), measured=ratios[-1], bound=(F(1, 2), 0.51), relation="in",
+    return Verdict(_judge([(ok, proven)]), measured=ratios[-1], bound=(F(1, 2), 0.51),
+                   relation="in",
                    quantity="dyadic upper-rounded capacity / rho* at the family's last size "
                             "(the random laws' smallest ratio >= 1/2: details)",
                    params={"J": J, "random_laws": 20 if quick else 150}, seed=12,
-                   details={"family": family, "random_min_ratio": worst})
+                   details={"family": family, "random_min_ratio": worst,
+                            "evidence_complete": proven})
 
 
 # --------------------------------------------------------------------------- Thm. 2
@@ -1065,8 +1122,11 @@ def check_fig3(quick: bool) -> Verdict:
     fig3a = {"rho_star": rs_a.value, "lambda_star": rs_a.value * float(mu),
              "rho_vqs": vq_a.value, "lambda_vqs": vq_a.value * float(mu),
              "lambda_offered": float(lam_a), "vqs_ratio": vq_a.ratio}
-    ok_a = (rs_a.certified and abs(rs_a.value - 2) < 1e-9 and abs(vq_a.value - 4 / 3) < 1e-9
+    ok_a = (abs(rs_a.value - 2) < 1e-9 and abs(vq_a.value - 4 / 3) < 1e-9
             and vq_a.value * float(mu) < float(lam_a) < rs_a.value * float(mu))
+    # the LP values are evidence only when certified (rho*) or proven tight (rho_VQS)
+    proven_a = rs_a.certified and _tight(getattr(vq_a, "lower", vq_a.value),
+                                         getattr(vq_a, "upper", vq_a.value))
     # Fig. 3b
     b = Discrete(["2", "5"], ["2/3", "1/3"])
     rs_b = rho_star(b, capacity=10)
@@ -1087,9 +1147,11 @@ def check_fig3(quick: bool) -> Verdict:
              "optimal_mixture": opt_configs,
              "rho_vqs_upper_rounded_lemma3": rho_vqs(
                  Discrete(["0.2", "0.5"], ["2/3", "1/3"]), J).value}
-    ok_b = (rs_b.certified and abs(rs_b.value - 10 / 3) < 1e-9 and float(lam_b) <
-            rs_b.value * float(mu) and stuck and inside)
-    return Verdict(_holds(ok_a and ok_b), measured=(rs_a.value, vq_a.value, rs_b.value),
+    ok_b = (abs(rs_b.value - 10 / 3) < 1e-9 and float(lam_b) < rs_b.value * float(mu)
+            and stuck and inside)
+    fig3a["evidence_complete"], fig3b["evidence_complete"] = proven_a, rs_b.certified
+    return Verdict(_judge([(ok_a, proven_a), (ok_b, rs_b.certified)]),
+                   measured=(rs_a.value, vq_a.value, rs_b.value),
                    bound=(F(2), F(4, 3), F(10, 3)), relation="==",
                    quantity="rho* and rho_VQS of Fig. 3a, rho* of Fig. 3b (the arrival "
                             "rates against them: details)",

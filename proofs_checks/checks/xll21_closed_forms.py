@@ -150,11 +150,13 @@ def _lemma2(cases: list[Case], inst: dict) -> tuple[list, list[str], dict]:
 
 def _solve_or_fail(solve: Callable, cases: list[Case], inst: dict
                    ) -> tuple[list, list[str], dict]:
-    """A closed form on an instance; an undecided sign is a failed proof, not a crash."""
+    """A closed form on an instance; an undecided sign is no proof either way (not a
+    crash, and not a failed KKT condition): ``undecided`` says so."""
     try:
         return solve(cases, inst)
     except Undecided as err:
-        return [], [], {"optimal": False, "pi": None, "failed": [str(err)]}
+        return [], [], {"optimal": False, "pi": None, "failed": [str(err)],
+                        "undecided": True}
 
 
 def _run(cases_of: Callable[[], dict[str, dict]], solve: Callable, corrected: list[Case],
@@ -166,12 +168,15 @@ def _run(cases_of: Callable[[], dict[str, dict]], solve: Callable, corrected: li
     for name, inst in cases_of().items():
         y, used, cert = _solve_or_fail(solve, corrected, inst)
         yp, _usedp, certp = _solve_or_fail(solve, printed, inst)
-        all_ok &= bool(cert["optimal"])
-        printed_fails |= not certp["optimal"]
+        # a case fails only where a KKT condition is decided false
+        all_ok &= bool(cert["optimal"]) or bool(cert.get("undecided"))
+        printed_fails |= not certp["optimal"] and not certp.get("undecided")
         ev[name] = {"y": [str(v) for v in y], "cases": used, "pi": str(cert["pi"]),
                     "optimal": cert["optimal"], "failed": cert["failed"],
+                    "undecided": bool(cert.get("undecided")),
                     "printed_y": [str(v) for v in yp], "printed_optimal": certp["optimal"],
-                    "printed_failed": certp["failed"]}
+                    "printed_failed": certp["failed"],
+                    "printed_undecided": bool(certp.get("undecided"))}
     return all_ok, printed_fails, ev
 
 
@@ -189,8 +194,18 @@ def check_lemma1(quick: bool) -> Verdict:
 
 
 def _kkt_verdict(ok: bool, printed_fails: bool, cases: dict[str, dict], how: str) -> Verdict:
-    """holds when every corrected case is proven optimal and some printed case is not."""
-    return Verdict("holds" if ok and printed_fails else "violated",
+    """holds when every corrected case is proven optimal and some printed case is proven
+    not to be; violated when a corrected case is proven not optimal, or every printed
+    case is decided optimal; inconclusive when an undecided sign leaves either open."""
+    corrected_open = any(c["undecided"] for c in cases.values())
+    printed_open = any(c["printed_undecided"] for c in cases.values())
+    if not ok:
+        verdict = "violated"
+    elif corrected_open or (not printed_fails and printed_open):
+        verdict = "inconclusive"
+    else:
+        verdict = "holds" if printed_fails else "violated"
+    return Verdict(verdict,
                    measured=sum(bool(c["optimal"]) for c in cases.values()), bound=len(cases),
                    relation="==",
                    quantity="symbolic cases where the corrected form is KKT-optimal (the "

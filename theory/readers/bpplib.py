@@ -67,10 +67,43 @@ def read_bpplib(path: str | os.PathLike[str], layout: str = "bpp", *,
                 memory_budget: float = MEMORY_BUDGET) -> tuple[int, list[int]]:
     """Read ``(capacity, weights)``, weights expanded to one entry per item.
 
-    ``layout`` is ``"bpp"`` or ``"csp"`` (module docstring gives both formats and what
-    is accepted). Raises ``ValueError`` naming the file, line and token of anything
-    else; :class:`theory.budgets.BudgetExceeded` when the file or the expanded item list
-    would need more than ``memory_budget`` bytes.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The instance file (UTF-8, plain or gzip).
+    layout : str, default "bpp"
+        ``"bpp"`` (n, C, then n weights) or ``"csp"`` (m, C, then m lines ``weight
+        multiplicity``); the module docstring gives both formats and what is accepted.
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the file and the expanded item list may use.
+
+    Returns
+    -------
+    tuple
+        ``(capacity, weights)``: the bin capacity C and one integer weight per item,
+        in file order (a csp line's weight repeated by its multiplicity).
+
+    Raises
+    ------
+    ValueError
+        An unknown layout; anything the format does not accept, naming the file, line
+        and token.
+    theory.budgets.BudgetExceeded
+        The file or the expanded item list would need more than ``memory_budget``
+        bytes.
+
+    References
+    ----------
+    Delorme, Iori & Martello, "BPPLIB: a library for bin packing and cutting stock
+    problems", Optim. Lett. 2018; PG21 eq. (4) (z_LP = n / rho* on one server).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "inst.txt"
+    >>> _ = f.write_text("3 10 4 6 5".replace(" ", chr(10)))
+    >>> read_bpplib(f)
+    (10, [4, 6, 5])
     """
     layout = _layout(layout)
     text = read_text_file(path, memory_budget=memory_budget)

@@ -217,20 +217,37 @@ def load_google2011(path: PathLike | None = None, *,
 
     Parameters
     ----------
-    path : optional CSV (plain or gzip) with a header containing at least
+    path : str or os.PathLike, optional
+        A CSV file (plain or gzip) with a header containing at least
         :data:`GOOGLE2011_COLUMNS` (extra columns are ignored, so the full
         ``tasks_first_incarnation.csv.gz`` works too). Default: the packaged file.
-    memory_budget : bytes the reading may use (see :func:`read_text_file`).
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading may use (see :func:`read_text_file`).
 
     Returns
     -------
-    dict mapping each name of :data:`GOOGLE2011_COLUMNS` to a 1-D array: float64 with
-    NaN where the cell is empty, except ``end_event``, a ``str`` array with ``""``
-    where the task has no end event in the window. Arrays are fresh copies.
+    dict
+        Each name of :data:`GOOGLE2011_COLUMNS` mapped to a 1-D array: float64 with NaN
+        where the cell is empty, except ``end_event``, a ``str`` array with ``""``
+        where the task has no end event in the window. Arrays are fresh copies.
 
-    Raises ``ValueError`` naming the file and line of a malformed row or cell (a cell
-    that is not a number, NaN, infinite, or nonzero but below the float64 range), and
-    for an empty file or a header without data rows.
+    Raises
+    ------
+    ValueError
+        Naming the file and line of a malformed row or cell (a cell that is not a
+        number, NaN, infinite, or nonzero but below the float64 range); an empty file
+        or a header without data rows.
+
+    References
+    ----------
+    PG21 Sec. VII-B (the trace it simulates); ``theory/data/PROVENANCE.md`` (the
+    derivation and counts).
+
+    Examples
+    --------
+    >>> cols = load_google2011()
+    >>> cols["cpu_request"].size, int((cols["end_event"] == "FINISH").sum())
+    (208329, 56824)
     """
     table = _table(path, memory_budget)
     out: dict[str, np.ndarray] = {}
@@ -335,8 +352,25 @@ def google2011_sizes(
 
     Returns
     -------
-    float array of shape ``(n,)`` (``(n, 2)`` for ``"vector"``), or a list when
-    ``exact``. A negative or malformed request raises ``ValueError`` naming its line.
+    numpy.ndarray or list
+        Float array of shape ``(n,)`` (``(n, 2)`` for ``"vector"``), or a list when
+        ``exact``.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind (with a did-you-mean); a flag that is not True or False; a
+        negative or malformed request (naming its line).
+
+    References
+    ----------
+    PG21 Sec. VII-B (size = max of the CPU and memory requests; tasks "completed
+    without interruptions/errors"); ``theory/data/PROVENANCE.md``.
+
+    Examples
+    --------
+    >>> google2011_sizes("cpu", exact=True)[:2]
+    [Fraction(1, 8), Fraction(1, 8)]
     """
     kind = _check_kind(kind)
     exact, drop_zero = _flag(exact, "exact"), _flag(drop_zero, "drop_zero")
@@ -380,6 +414,39 @@ def trace_distribution(
     Sizes are Fractions when ``exact`` (probabilities are exact in both modes).
 
     Aggregation is done on the text of the distinct cells, so building it is fast.
+
+    Parameters
+    ----------
+    kind : str, default "max"
+        ``"max"``, ``"cpu"``, ``"memory"`` or ``"vector"`` (:func:`google2011_sizes`).
+    exact : bool, default False
+        Sizes as Fractions parsed from the decimal text.
+    finished_only : bool, default False
+        Keep only the tasks whose end event is ``FINISH`` (PG21 VII-B).
+    path : str or os.PathLike, optional
+        A file in the packaged format (see :func:`load_google2011`).
+    memory_budget : float, default MEMORY_BUDGET
+        Bytes the reading of ``path`` may use.
+
+    Returns
+    -------
+    theory.distributions.Discrete
+        The law, sizes as fractions of the largest machine.
+
+    Raises
+    ------
+    ValueError
+        An unknown kind; a malformed file; no task of positive size.
+
+    References
+    ----------
+    PG21 Sec. III (rho* of a size law) and Sec. VII-B; ``theory/data/PROVENANCE.md``.
+
+    Examples
+    --------
+    >>> d = trace_distribution("cpu", exact=True)
+    >>> len(d), d.exact
+    (238, True)
     """
     kind = _check_kind(kind)
     exact, finished_only = _flag(exact, "exact"), _flag(finished_only, "finished_only")
