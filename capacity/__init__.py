@@ -22,6 +22,7 @@ from theory.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the names, for type checkers and readers
     from capacity._lp_highs import LPSolveError
+    from capacity.brackets import Bracket, grid_bracket, partition_bracket, quantile_brackets
     from capacity.certificate import CERT_RTOL, Certificate, certify
     from capacity.completion_programs import (
         COMPLETION_OBJECTIVES,
@@ -57,6 +58,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
         ProgramResult,
         solve,
     )
+    from capacity.reduced import rho_vqs
     from capacity.region import CapacityRegion, ServerClass
     from capacity.result import CapacityResult, MixtureTerm
     from capacity.slot_programs import (
@@ -70,6 +72,7 @@ if TYPE_CHECKING:  # the names, for type checkers and readers
 
 _EXPORTS: dict[str, tuple[str, ...]] = {
     "capacity._lp_highs": ("LPSolveError",),
+    "capacity.brackets": ("Bracket", "grid_bracket", "partition_bracket", "quantile_brackets"),
     "capacity.certificate": ("CERT_RTOL", "Certificate", "certify"),
     "capacity.completion_programs": ("COMPLETION_OBJECTIVES", "check_schedule",
                                      "completion_optimum", "completion_program",
@@ -82,6 +85,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
                           "max_weight_configuration"),
     "capacity.programs": ("DEFAULT_TIME_LIMIT", "PROGRAM_METHODS", "LinearProgram",
                           "ProgramBuilder", "ProgramError", "ProgramResult", "solve"),
+    "capacity.reduced": ("rho_vqs",),
     "capacity.region": ("CapacityRegion", "ServerClass"),
     "capacity.result": ("CapacityResult", "MixtureTerm"),
     "capacity.slot_programs": ("p3_optimum", "p3_program", "switching_cost_program",
@@ -107,4 +111,6 @@ __all__ = [
     # FL24 (capacity.completion_programs, volume_knapsack)
     "COMPLETION_OBJECTIVES", "check_schedule", "completion_optimum", "completion_program",
     "weight_grain", "VolumeKnapsackResult", "solve_volume_knapsack",
+    # PG21 Thm. 1 brackets and the reduced set K_RED (capacity.brackets, reduced)
+    "Bracket", "grid_bracket", "partition_bracket", "quantile_brackets", "rho_vqs",
 ]

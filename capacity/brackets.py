@@ -50,8 +50,74 @@ LEMMA2 = "PG21 Lemma 2"
 
 @dataclass(frozen=True, repr=False)
 class Bracket:
-    """rho*(X) rounded up (``lower``) and down (``upper``) for one partition X
-    (a :class:`Partition`, or the name of a grid for vector sizes)."""
+    """``rho*`` bracketed for one partition X: the upper- and lower-rounded LPs of PG21 Thm. 1.
+
+    The interval ``[lo, hi]`` holds ``rho*`` of the size law: ``lo`` is the proven
+    lower end of the upper-rounded LP's optimum (sizes rounded up to ``sup X_j``, a
+    lower bound on ``rho*``), ``hi`` the proven upper end of the lower-rounded LP's
+    optimum (sizes rounded down to ``inf X_j``, an upper bound on ``rho*``), or PG21
+    Lemma 2's ``L / R-bar`` when that is smaller. Returned by :func:`partition_bracket`,
+    :func:`quantile_brackets` and :func:`grid_bracket`; frozen.
+
+    Parameters
+    ----------
+    partition : Partition or str
+        The partition X (a :class:`theory.Partition`), or for a grid of
+        :func:`grid_bracket` over a discrete law its name, e.g. ``"grid(1/400)"``.
+    lower : CapacityResult
+        The upper-rounded LP (PG21 Def. 4): its ``lower`` end is the bracket's ``lo``.
+    upper : CapacityResult
+        The lower-rounded LP (PG21 Def. 4): its ``upper`` end is the bracket's ``hi``
+        unless Lemma 2 is smaller.
+    lemma2 : Fraction, float or None, default None
+        PG21 Lemma 2's bound ``L / R-bar`` (servers over the mean size, sizes in
+        fractions of a server; for vector sizes the smallest over the resources),
+        another upper bound on ``rho*``; None: not used.
+
+    See Also
+    --------
+    partition_bracket, quantile_brackets, grid_bracket
+
+    Notes
+    -----
+    Properties (all read from the two LPs, nothing is solved again):
+
+    - ``lo``, ``hi``: the ends of the bracket, workloads ``lambda / mu`` (Fractions for
+      exact inputs). ``upper_from`` says where ``hi`` comes from:
+      ``"lower-rounded LP"`` or ``"PG21 Lemma 2"`` (:data:`LEMMA2`).
+    - ``gap``: the relative width ``(hi - lo) / hi``, a float.
+    - ``certified``: True when both ends are proven, i.e. ``lo`` by the upper-rounded
+      LP's re-checked mixture (:func:`lower_end_proven`: a check that failed leaves
+      0) and ``hi`` either by PG21 Lemma 2 or by the lower-rounded LP's re-checked
+      dual prices (:func:`upper_end_proven`: a check that failed leaves ``inf``).
+      The ends stay proven however each solve ended (at its optimum, at a target
+      set by ``rtol``, at the time limit or on the pricing budget), so a bracket can
+      be certified while ``lower.certified`` or ``upper.certified`` is False. It
+      certifies ``lo <= rho* <= hi``, not that ``rho*`` is known: the width is
+      ``gap``, which only finer partitions close.
+    - ``uncertified_reason``: which end is not proven and why, None when certified.
+    - ``name``: the partition's name; ``as_dict()``: the numbers as plain values.
+
+    References
+    ----------
+    PG21, Sec. III-B, Def. 4 (rounded VQs) and Thm. 1, whose proof (Sec. VIII-A)
+    starts from ``rho-bar*(X) <= rho* <= rho-underbar*(X)`` for every partition X;
+    PG21, Sec. IV-B, Lemma 2 (``rho* <= L / R-bar``).
+
+    Examples
+    --------
+    >>> from capacity import partition_bracket
+    >>> from theory import Uniform, quantile_partition
+    >>> law = Uniform("1/5", "3/5")
+    >>> b = partition_bracket(law, quantile_partition(law, 2))
+    >>> b
+    Bracket(quantile(n=2, tight), interval=[96/41, 5/2], certified=True,
+            upper_from='PG21 Lemma 2', types=8/8, method='enumerate')
+    >>> b.lo, b.hi, round(b.gap, 4)
+    (Fraction(96, 41), Fraction(5, 2), 0.0634)
+    >>> b.upper.upper, b.lemma2   # the lower-rounded LP's 8/3, capped by L / R-bar
+    (Fraction(8, 3), Fraction(5, 2))
+    """
 
     partition: Partition | str
     lower: CapacityResult  # upper-rounded VQs: a lower bound on rho*
@@ -190,21 +256,100 @@ def partition_bracket(dist: SizeDistribution, partition: Partition, *, servers: 
                       method: str = "auto", max_types: int = MAX_LP_TYPES,
                       warm_start: Bracket | None = None,
                       rtol: float | None = None) -> Bracket:
-    """Both sides of PG21 Thm. 1 for one partition (the upper end is also capped by
-    Lemma 2, rho* <= L / R-bar, which is exact for distributions that pack perfectly).
+    """Both sides of PG21 Thm. 1 for one partition X: ``rho*`` between two finite-type LPs.
 
-    ``warm_start``: the bracket of a partition this one refines; each side starts from
-    the same side there (same optimum, fewer column-generation rounds).
+    The upper-rounded LP (every size of cell X_j taken as ``sup X_j``) gives the lower
+    end, the lower-rounded LP (``inf X_j``; cells that round to 0 take no room and are
+    dropped, PG21 eq. (32)) the upper end. The upper end is also capped by Lemma 2,
+    ``rho* <= L / R-bar``, which is exact for distributions that pack perfectly. Each
+    LP is certified on its own (:func:`capacity.certify`); exact laws and cut points
+    (Fractions) give Fraction ends.
 
-    ``rtol``: the bracket is wanted only to this relative gap, so each LP is solved
-    only as far as that needs; both ends stay proven. The lower-rounded LP (solved
-    first) stops once a checked mixture supports Lemma 2, which then is the upper end
-    ``hi``. The upper-rounded LP stops once its mixture reaches ``(1 - rtol) hi``; if
-    even its own Lemma 2 bound b (L over the rounded mean, which bounds it) is short of
-    that, this partition cannot close the bracket (a finer one is needed), and it stops
-    within ``max(rtol, g / 10) / 2`` of b, where ``g = 1 - b / hi`` is the gap that
-    rounding alone leaves: the bracket is then at most about g / 20 wider than the
-    best this partition can give.
+    Parameters
+    ----------
+    dist : SizeDistribution
+        The size law (:class:`theory.Discrete`, :class:`theory.Uniform`, a density...),
+        scalar sizes as fractions of a server (in (0, 1]).
+    partition : Partition
+        The partition X of the sizes (e.g. :func:`theory.quantile_partition`,
+        :func:`theory.grid_partition`); its cells must hold all of the probability.
+    servers : int, default 1
+        Number L of identical unit servers.
+    method : {"auto", "enumerate", "column-generation"}, default "auto"
+        How each LP is solved, as in :func:`capacity.solve_configuration_lp`.
+    max_types : int, default MAX_LP_TYPES
+        Budget on the job types (cells with probability) of each LP
+        (:mod:`theory.budgets`).
+    warm_start : Bracket or None, default None
+        The bracket of a partition this one refines; each side starts from the same
+        side there (same optimum, fewer column-generation rounds).
+    rtol : float or None, default None
+        The bracket is wanted only to this relative gap, in [0, 1), so each LP is
+        solved only as far as that needs; both ends stay proven. None: both LPs are
+        solved to their optimum. See Notes.
+
+    Returns
+    -------
+    Bracket
+        ``lo <= rho* <= hi``, with ``certified`` True when both ends are proven (the
+        upper end possibly by Lemma 2; see :class:`Bracket`).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a size distribution or ``partition`` not a
+        :class:`theory.Partition`.
+    ValueError
+        If ``servers`` is not a positive integer, ``method`` is unknown, ``rtol`` is
+        not a finite number in [0, 1), the sizes are vectors, the cells miss some of
+        the probability, or every cell rounds down to size 0 (the lower-rounded
+        ``rho*`` is then unbounded).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) If a side has more than ``max_types`` job types; nothing is
+        solved.
+    capacity.LPSolveError
+        When HiGHS fails on a master LP.
+
+    See Also
+    --------
+    quantile_brackets : the brackets over the quantile partitions X^(n).
+    grid_bracket : the brackets on a grid of 1/G, also for vector sizes.
+
+    Notes
+    -----
+    With ``rtol`` the lower-rounded LP (solved first) stops once a checked mixture
+    supports Lemma 2, which then is the upper end ``hi``. The upper-rounded LP stops
+    once its mixture reaches ``(1 - rtol) hi``; if even its own Lemma 2 bound b (L over
+    the rounded mean, which bounds it) is short of that, this partition cannot close the
+    bracket (a finer one is needed), and it stops within ``max(rtol, g / 10) / 2`` of
+    b, where ``g = 1 - b / hi`` is the gap that rounding alone leaves: the bracket is
+    then at most about g / 20 wider than the best this partition can give.
+
+    References
+    ----------
+    PG21, Sec. III-B, Def. 4 (upper- and lower-rounded VQs) and Thm. 1: the first
+    step of its proof (Sec. VIII-A) is ``rho-bar*(X) <= rho* <= rho-underbar*(X)``
+    for every partition X; Sec. VIII-A, eq. (32) (types rounded to 0 dropped);
+    Sec. IV-B, Lemma 2 (``rho* <= L / R-bar``).
+
+    Examples
+    --------
+    Sizes uniform on [1/5, 3/5] (mean 2/5, so Lemma 2 gives ``rho* <= 5/2``), first on
+    X^(1), then on X^(2), which refines it:
+
+    >>> from capacity import partition_bracket
+    >>> from theory import Uniform, quantile_partition
+    >>> law = Uniform("1/5", "3/5")
+    >>> coarse = partition_bracket(law, quantile_partition(law, 1))
+    >>> coarse.lo, coarse.hi, coarse.upper_from, coarse.certified
+    (Fraction(24, 11), Fraction(5, 2), 'PG21 Lemma 2', True)
+    >>> fine = partition_bracket(law, quantile_partition(law, 2), warm_start=coarse)
+    >>> fine.lo, fine.hi, round(fine.gap, 4)
+    (Fraction(96, 41), Fraction(5, 2), 0.0634)
+    >>> partition_bracket(law, quantile_partition(law, 2), rtol=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: rtol must be in [0, 1), got 1
     """
     up_warm = None if warm_start is None else warm_start.lower
     down_warm = None if warm_start is None else warm_start.upper
@@ -321,9 +466,95 @@ def quantile_brackets(
 ) -> list[Bracket]:
     """Brackets over the quantile partitions X^(start), ..., X^(levels) (PG21 VIII-A).
 
-    Stops early once a bracket's relative gap is at most ``rtol`` (if given). X^(n) has
-    2^(n+1) cells, each a job type of the level's LPs: a ``levels`` whose partition has
-    more than ``max_types`` cells is refused before any work.
+    Level n is :func:`partition_bracket` on :func:`theory.quantile_partition` X^(n),
+    warm-started from level n - 1. X^(n+1) refines X^(n), so the upper-rounded optimum
+    (the lower end) never decreases with n and the lower-rounded one never increases;
+    for a continuous F_R both converge to ``rho*`` (PG21 Thm. 1), and on the paper's
+    X^(n) (``tight=False``) they obey eq. (40)-(41). An atom is a singleton cell that
+    is never rounded, so for a discrete law both sides are the LP of ``rho*`` itself
+    (:func:`capacity.rho_star`). Stops early
+    once a bracket's relative gap is at most ``rtol`` (if given), or when the time
+    limit (:func:`capacity.time_limit`) has passed.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        The size law, scalar sizes as fractions of a server (support within [0, 1]).
+    levels : int
+        The last level n >= ``start``. X^(n) has ``2^(n+1)`` cells (plus one per atom),
+        each a job type of the level's LPs.
+    servers : int, default 1
+        Number L of identical unit servers.
+    tight : bool, default True
+        True: the outer cut points are the ends of the support (a much narrower
+        bracket for laws that do not reach 0 or 1); False: 0 and 1, as in the paper.
+    start : int, default 0
+        The first level, a non-negative integer.
+    rtol : float or None, default None
+        Stop at the first level whose relative gap ``(hi - lo) / hi`` is at most this,
+        in [0, 1); each LP is then solved only as far as that needs
+        (:func:`partition_bracket`). None: every level to ``levels``, each LP to its
+        optimum.
+    max_types : int, default MAX_LP_TYPES
+        Budget on the cells of X^(levels) and on the job types of each LP
+        (:mod:`theory.budgets`).
+
+    Returns
+    -------
+    list of Bracket
+        One :class:`Bracket` per level solved, from X^(start) on; the last is the
+        narrowest. Each ``certified`` when both its ends are proven (see
+        :class:`Bracket`).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a size distribution.
+    ValueError
+        If ``levels`` or ``start`` is not a non-negative integer, ``levels < start``,
+        ``servers`` is not a positive integer, ``rtol`` is not a finite number in
+        [0, 1), or the sizes are vectors or not within [0, 1].
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) If ``2^(levels+1)`` exceeds ``max_types``, before any work;
+        also when a level's LP (atoms add cells) has more than ``max_types`` types.
+    capacity.LPSolveError
+        When HiGHS fails on a master LP.
+
+    See Also
+    --------
+    partition_bracket : one partition.
+    theory.quantile_partition : the partitions X^(n).
+    theory.lower_from_upper_quantile : PG21 eq. (40).
+
+    References
+    ----------
+    PG21, Sec. III-B, Thm. 1 and its proof in Sec. VIII-A: the partitions X^(n),
+    ``rho-bar*(X) <= rho* <= rho-underbar*(X)``, eqs. (40)-(41) and the monotone
+    convergence of both sides; Sec. IV-B, Lemma 2 (the cap ``L / R-bar``).
+
+    Examples
+    --------
+    >>> from capacity import quantile_brackets
+    >>> from theory import Uniform, lower_from_upper_quantile
+    >>> law = Uniform("1/5", "3/5")
+    >>> for b in quantile_brackets(law, 2):
+    ...     print(b.name, b.lo, b.hi, b.upper_from, b.certified)
+    quantile(n=0, tight) 2 5/2 PG21 Lemma 2 True
+    quantile(n=1, tight) 24/11 5/2 PG21 Lemma 2 True
+    quantile(n=2, tight) 96/41 5/2 PG21 Lemma 2 True
+
+    With ``rtol`` the levels stop at the first gap of at most 5 %:
+
+    >>> [(b.name, round(float(b.lo), 4), round(b.gap, 4))
+    ...  for b in quantile_brackets(law, 6, rtol=0.05)][-1]
+    ('quantile(n=3, tight)', 2.4189, 0.0324)
+
+    On the paper's X^(n) (``tight=False``) the lower-rounded LP is eq. (40) of the
+    upper-rounded one (here the lower-rounded 20/7 is above Lemma 2's 5/2):
+
+    >>> b = quantile_brackets(law, 2, tight=False)[-1]
+    >>> b.lower.lower, b.upper.upper, lower_from_upper_quantile(b.lower.lower, 1, 2**3)
+    (Fraction(40, 19), Fraction(20, 7), Fraction(20, 7))
     """
     require_distribution(dist)
     for name, v in (("start", start), ("levels", levels)):
@@ -355,7 +586,7 @@ def quantile_brackets(
 def grid_bracket(dist: SizeDistribution, grid: int | Sequence[int], *, servers: int = 1,
                  method: str = "auto", max_types: int = MAX_LP_TYPES,
                  rtol: float | None = None) -> Bracket:
-    """rho* bracketed on a grid of ``1/grid`` (capacity 1).
+    """``rho*`` bracketed on a grid of ``1/grid`` (capacity 1): PG21 Thm. 1 on grid cells.
 
     Every size (every resource of a vector size) is rounded up, resp. down, to a
     multiple of 1/grid: the partition of PG21 Thm. 1 into grid cells, which keeps each
@@ -373,6 +604,83 @@ def grid_bracket(dist: SizeDistribution, grid: int | Sequence[int], *, servers: 
     A scalar law with a density is bracketed on the grid cells ``((i-1)/G, i/G]`` over
     its support (:func:`partition_bracket` with :func:`theory.partitions.grid_partition`),
     refused before the cells are built when they exceed ``max_types``.
+
+    Parameters
+    ----------
+    dist : SizeDistribution
+        A :class:`theory.Discrete` law (scalar or vector sizes, each resource a
+        fraction of a server), or a scalar law with a density.
+    grid : int or sequence of int
+        The resolution G (cells of width 1/G), or for vector sizes one resolution per
+        resource, each a positive integer.
+    servers : int, default 1
+        Number L of identical unit servers.
+    method : {"auto", "enumerate", "column-generation"}, default "auto"
+        How each LP is solved, as in :func:`capacity.solve_configuration_lp`.
+    max_types : int, default MAX_LP_TYPES
+        Budget on the grid cells (a law with a density) or the distinct rounded sizes
+        (a discrete law) of each side (:mod:`theory.budgets`).
+    rtol : float or None, default None
+        The bracket is wanted only to this relative gap, in [0, 1); None: both LPs
+        are solved to their optimum.
+
+    Returns
+    -------
+    Bracket
+        ``lo <= rho* <= hi``; its ``partition`` is the name ``"grid(1/G)"`` (or
+        ``"grid(1/G_1 x 1/G_2)"``) for a discrete law, the grid's
+        :class:`theory.Partition` for a density. ``certified`` is True when both ends
+        are proven, the upper one possibly by Lemma 2 (see :class:`Bracket`).
+
+    Raises
+    ------
+    TypeError
+        If ``dist`` is not a size distribution.
+    ValueError
+        If a resolution is not a positive integer or ``grid`` gives a number of them
+        other than the sizes' resources; the grid is so coarse that every size rounds
+        down to 0; a law with a density has vector sizes; ``servers`` is not a
+        positive integer; ``method`` is unknown; or ``rtol`` is not a finite number
+        in [0, 1).
+    theory.budgets.BudgetExceeded
+        (a ``ValueError``) If a side has more than ``max_types`` grid cells or
+        distinct rounded sizes; refused before its LP is built.
+    capacity.LPSolveError
+        When HiGHS fails on a master LP.
+
+    See Also
+    --------
+    choose_grid : per-resource resolutions for a budget of grid points.
+    partition_bracket, quantile_brackets
+
+    References
+    ----------
+    PG21, Sec. III-B, Thm. 1, first step of its proof (Sec. VIII-A): rounding every
+    size of a cell up, resp. down, bounds ``rho*`` from below, resp. above, for any
+    partition; Sec. IV-B, Lemma 2 (``rho* <= L / R-bar``, in every resource for vector
+    sizes); PG18, Sec. II (vector sizes, one capacity per resource).
+
+    Examples
+    --------
+    Sizes 0.31, 0.45 and 0.62: on the grid 1/10 they round to 0.4, 0.5, 0.7 and
+    0.3, 0.4, 0.6; every size is a multiple of 1/100, so that grid gives ``rho*``:
+
+    >>> from capacity import grid_bracket
+    >>> from theory import Discrete
+    >>> law = Discrete(["0.31", "0.45", "0.62"], ["1/2", "1/4", "1/4"])
+    >>> grid_bracket(law, 10)
+    Bracket(grid(1/10), interval=[8/5, 400/169], certified=True,
+            upper_from='PG21 Lemma 2', types=3/3, method='enumerate')
+    >>> b = grid_bracket(law, 100)
+    >>> b.lo, b.hi, b.upper_from
+    (Fraction(24, 11), Fraction(24, 11), 'lower-rounded LP')
+
+    Two resources, a resolution for each:
+
+    >>> two = Discrete([("0.5", "0.2"), ("0.3", "0.6")])
+    >>> b = grid_bracket(two, (10, 20))
+    >>> b.name, b.lo, b.hi
+    ('grid(1/10 x 1/20)', Fraction(2, 1), Fraction(2, 1))
     """
     require_distribution(dist)
     gs = _resolutions(grid, dist.dim)
