@@ -48,8 +48,11 @@ class VQSCapacity:
 
     @property
     def ratio_bounds(self) -> tuple[float, float]:
-        """Certified interval of rho_VQS / rho*."""
-        return (float(self.lower) / self.rho_star_upper, float(self.upper) / self.rho_star_lower)
+        """Certified interval of rho_VQS / rho*; the upper end is inf when rho*'s lower
+        end is 0 (what a failed check leaves: nothing proven)."""
+        hi = (float(self.upper) / self.rho_star_lower if self.rho_star_lower > 0
+              else float("inf"))
+        return (float(self.lower) / self.rho_star_upper, hi)
 
     @property
     def ratio(self) -> float:

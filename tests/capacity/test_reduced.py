@@ -146,3 +146,15 @@ def test_capacity_is_the_unit_of_the_sizes(dist, capacity, unit):
 def test_capacity_below_the_largest_size_is_refused():
     with pytest.raises(ValueError, match="sizes up to 9/10 exceed the server capacity 0.8"):
         rho_vqs(Uniform("0.1", "0.9"), 3, capacity="0.8")
+
+
+def test_ratio_bounds_when_nothing_proves_rho_star_from_below():
+    import dataclasses
+
+    from capacity.reduced import rho_vqs
+    from theory import Discrete
+
+    v = rho_vqs(Discrete(["0.4", "0.6"]), J=3)
+    failed = dataclasses.replace(v, rho_star_lower=0.0)  # what a failed check leaves
+    lo, hi = failed.ratio_bounds
+    assert lo == v.ratio_bounds[0] and hi == float("inf")
