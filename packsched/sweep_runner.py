@@ -8,8 +8,8 @@ of the store (:mod:`policies.sweep_store`) as soon as it finishes. Seeds: the
 (point, replication) pairs, in grid order, take the children of ``SeedSequence(seed)``
 (:func:`theory.seeding.spawn_seeds`), each turned into the integer ``--seed`` that reruns
 that run alone; so the rows are the same whatever the executor and whatever order the
-runs finish in. A killed sweep, run again with the same spec and store, runs only what
-has no row.
+runs finish in. A killed or interrupted sweep, run again with the same spec and store,
+runs only what has no row, and the runs that failed.
 
 Spec::
 
@@ -262,11 +262,17 @@ def _tasks(spec: SweepSpec) -> list[Any]:
 
 def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
               workers: int | None = None, scheduler: str | None = None,
-              progress: Callable[[int, int, int], None] | None = None) -> dict[str, Any]:
+              progress: Callable[[int, int, int], None] | None = None,
+              notice: Callable[[str], None] | None = None) -> dict[str, Any]:
     """Run every (point, replication) of ``spec`` that has no row in the store, on the
     executor (:func:`policies.sweep_store.run_into_store`: the workers only compute, this
-    process writes every row); return the counts (``runs``, ``done_before``, ``ran``,
-    ``failed``, ``store``). ``progress(done, total, failed)`` is called after each run."""
+    process writes every row). The rows of failed runs are dropped first, so that they
+    run again (as ``packsched reproduce`` does). Return the counts: ``runs``,
+    ``done_before`` (rows kept from before), ``failed_before`` (failed rows run again),
+    ``ran``, ``failed`` (the failed rows in the store when the call ends) and ``store``.
+    ``notice(line)`` is told, before anything runs, how many failed runs run again;
+    ``progress(done, total, failed)`` is called after each run. An interrupt is raised as
+    :class:`policies.sweep_store.SweepInterrupted` once the workers are stopped."""
     from packsched import __version__
     from policies.executors import check_executor
     from policies.sweep_store import SweepStore, run_into_store
@@ -278,9 +284,15 @@ def run_sweep(spec: SweepSpec, store_path: str, *, executor: str = "serial",
     store = SweepStore(store_path, spec_text=spec.text, spec_sha256=spec.sha256,
                        version=__version__)
     try:
+        failed_before = store.drop_failed()
+        if failed_before and notice is not None:
+            notice(f"{failed_before} failed run(s) in the store run again")
         out = run_into_store(store, _tasks(spec), run_point, version=__version__,
                              executor=executor, workers=workers, scheduler=scheduler,
                              progress=progress)
+        failed = store.failed()
     finally:
         store.close()
-    return {**out, "store": str(store_path)}
+    return {"runs": out["runs"], "done_before": out["done_before"],
+            "failed_before": failed_before, "ran": out["ran"], "failed": failed,
+            "store": str(store_path)}

@@ -22,11 +22,18 @@ Dask, whose per-task cost is a few milliseconds), never more than a share of wha
 left, so both workers stay busy to the end. Only ``2 * workers`` chunks are in flight
 at a time, so a sweep of a million runs does not submit a million futures. A chunk's
 results arrive when it finishes, its tasks at most ``CHUNK_SECONDS`` after they ended.
+
+A caller that stops early (an interrupt such as SIGINT to the main process alone, an
+error, or closing the generator) stops the pool at once: the chunks not started are
+cancelled, the pool's workers are terminated (killed if they linger), a ``LocalCluster``
+is closed without waiting for its running tasks; a remote Dask cluster has our queued
+tasks cancelled. Nothing waits for the chunks in flight, whose results are dropped.
+The process pool's workers ignore SIGINT: the main process decides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 __all__ = ["EXECUTORS", "map_unordered", "check_executor"]
@@ -58,8 +65,10 @@ def check_executor(executor: object, workers: object = None,
 def map_unordered(fn: Callable[[Any], Any], items: Sequence[Any], *,
                   executor: str = "serial", workers: int | None = None,
                   scheduler: str | None = None,
-                  order: Sequence[int] | None = None) -> Iterator[tuple[int, Any]]:
-    """``(i, fn(items[i]))`` for every item, as each finishes (see the module)."""
+                  order: Sequence[int] | None = None
+                  ) -> Generator[tuple[int, Any], None, None]:
+    """``(i, fn(items[i]))`` for every item, as each finishes (see the module); closing
+    the generator early stops the executor's workers at once."""
     check_executor(executor, workers, scheduler)
     idx = list(range(len(items))) if order is None else list(order)
     if sorted(idx) != list(range(len(items))):
@@ -112,12 +121,23 @@ def _run_chunk(args: tuple[Callable[[Any], Any], list[Any]]) -> tuple[list[Any],
     return [fn(x) for x in chunk], time.perf_counter() - t0
 
 
+def _ignore_sigint() -> None:
+    """A pool worker's initializer: SIGINT (a terminal's Ctrl-C reaches the whole
+    process group) is the main process's to handle; it stops the workers."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(fn: Callable[[Any], Any], items: Sequence[Any], idx: list[int], workers: int,
             target: float, submit: Callable[[Any], Any],
-            wait_first: Callable[[set[Any]], set[Any]]) -> Iterator[tuple[int, Any]]:
+            wait_first: Callable[[set[Any]], set[Any]], *,
+            pending: dict[Any, list[int]] | None = None) -> Iterator[tuple[int, Any]]:
     """Feed chunks of tasks to a pool (``submit(args) -> future``; ``wait_first(futures)``
-    returns the finished ones), sized so a chunk takes about ``target`` seconds."""
-    pending: dict[Any, list[int]] = {}
+    returns the finished ones), sized so a chunk takes about ``target`` seconds.
+    ``pending`` (the futures in flight -> their tasks) is the caller's to cancel when
+    it stops early."""
+    pending = {} if pending is None else pending
     position, tasks_done, busy = 0, 0, 0.0
 
     def next_size() -> int:
@@ -145,11 +165,39 @@ def _processes(fn: Callable[[Any], Any], items: Sequence[Any], idx: list[int],
     import multiprocessing
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(items)),
-                             mp_context=multiprocessing.get_context("spawn")) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(items)),
+                               mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_ignore_sigint)
+    try:
         yield from _chunks(fn, items, idx, workers, CHUNK_SECONDS["processes"],
                            lambda args: pool.submit(_run_chunk, args),
                            lambda futs: wait(futs, return_when=FIRST_COMPLETED).done)
+    except BaseException:  # an interrupt, the caller closing us, an error: stop now
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _stop_pool(pool: Any, grace: float = 1.0) -> None:
+    """Stop a ``ProcessPoolExecutor`` without waiting for its chunks: cancel those not
+    started, terminate the workers (SIGTERM; SIGKILL after ``grace`` seconds) and
+    reap them. (``shutdown(wait=True)``, what a ``with`` block does, waits for every
+    chunk submitted: minutes of runs after an interrupt.)"""
+    import time
+
+    # shutdown() forgets the processes: take them first (ProcessPoolExecutor has kept
+    # them in _processes since 3.2; 3.14's terminate_workers does the same)
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    deadline = time.monotonic() + grace
+    for proc in procs:
+        proc.join(max(0.0, deadline - time.monotonic()))
+        if proc.is_alive():
+            proc.kill()
+            proc.join(grace)
 
 
 def _dask(fn: Callable[[Any], Any], items: Sequence[Any], idx: list[int], workers: int,
@@ -168,20 +216,62 @@ def _dask(fn: Callable[[Any], Any], items: Sequence[Any], idx: list[int], worker
         with dask.config.set({"distributed.worker.profile.enabled": False}):
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                    dashboard_address=None)
+    client = None
+    pending: dict[Any, list[int]] = {}
+    early = False
     try:
-        client = Client(cluster if cluster is not None else scheduler, timeout="5s")
-    except (OSError, TimeoutError) as e:
-        if cluster is not None:
-            cluster.close()
-        raise ConnectionError(f"no Dask scheduler at {scheduler}: {e}") from None
-    try:
+        try:
+            client = Client(cluster if cluster is not None else scheduler, timeout="5s")
+        except (OSError, TimeoutError) as e:
+            raise ConnectionError(f"no Dask scheduler at {scheduler}: {e}") from None
         if scheduler is not None:  # a real cluster: as many chunks in flight as it has
             workers = max(workers, sum(w.get("nthreads", 1) for w in
                                        client.scheduler_info()["workers"].values()))
         yield from _chunks(fn, items, idx, workers, CHUNK_SECONDS["dask"],
                            lambda args: client.submit(_run_chunk, args, pure=False),
-                           lambda futs: set(wait(futs, return_when="FIRST_COMPLETED").done))
+                           lambda futs: set(wait(futs, return_when="FIRST_COMPLETED").done),
+                           pending=pending)
+    except BaseException:  # an interrupt, the caller closing us, an error: stop now
+        early = True
+        raise
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
+        _close_dask(client, cluster, list(pending) if early else [])
+
+
+def _close_dask(client: Any, cluster: Any, cancel: list[Any]) -> None:
+    """Close the client and our ``LocalCluster``. After an early stop, the chunks in
+    ``cancel`` are cancelled on a remote cluster (those queued never start; a running
+    one ends there unheard), and the local workers are closed within half a second:
+    their nannies would otherwise give a running task 4 s before killing it."""
+    import asyncio
+    import logging
+
+    quiet = logging.getLogger("distributed")
+    level = quiet.level
+    try:
+        if cancel:
+            quiet.setLevel(logging.ERROR)  # the cancelled and killed tasks are expected
+            if client is not None and cluster is None:  # ours are closed below
+                try:
+                    client.cancel(cancel, force=True)
+                except Exception:  # noqa: BLE001 - closing regardless
+                    pass
+            if cluster is not None:
+                nannies = list(cluster.workers.values())
+
+                async def close_now() -> None:
+                    await asyncio.gather(*(n.close(timeout=0.5) for n in nannies),
+                                         return_exceptions=True)
+
+                try:
+                    cluster.sync(close_now)
+                except Exception:  # noqa: BLE001 - cluster.close() below still closes
+                    pass
+        if client is not None:
+            client.close()
+    finally:
+        try:
+            if cluster is not None:
+                cluster.close()
+        finally:
+            quiet.setLevel(level)

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["SweepStore", "StoreError", "StoredTask", "run_into_store", "load_results"]
+__all__ = ["SweepStore", "StoreError", "SweepInterrupted", "StoredTask", "run_into_store",
+           "load_results"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,6 +42,40 @@ STORE_FORMAT = "packsched-sweep-1"
 
 class StoreError(ValueError):
     """A file that is not a sweep store, or a store made from another spec."""
+
+
+class SweepInterrupted(KeyboardInterrupt):
+    """An interrupt (SIGINT, Ctrl-C) that stopped :func:`run_into_store`, raised once its
+    workers are stopped: ``done`` of the ``runs`` runs have a row in ``store`` (every
+    run that finished before the interrupt), and the next call runs the rest.
+
+    A ``KeyboardInterrupt``, so a caller that knows nothing of it still stops.
+
+    Parameters
+    ----------
+    done : int
+        The runs with a row in the store.
+    runs : int
+        The runs of the sweep.
+    store : pathlib.Path
+        The store's file.
+
+    References
+    ----------
+    docs/design.md, section Commands (the ``sweep`` row; exit status 130, interrupted).
+
+    Examples
+    --------
+    >>> from pathlib import Path
+    >>> from policies.sweep_store import SweepInterrupted
+    >>> err = SweepInterrupted(3, 8, Path("runs.db"))
+    >>> isinstance(err, KeyboardInterrupt), str(err)
+    (True, '3 of 8 run(s) in the store runs.db')
+    """
+
+    def __init__(self, done: int, runs: int, store: Path) -> None:
+        super().__init__(f"{done} of {runs} run(s) in the store {store}")
+        self.done, self.runs, self.store = done, runs, store
 
 
 class SweepStore:
@@ -102,6 +137,11 @@ class SweepStore:
         with self._db:
             return self._db.execute("DELETE FROM runs WHERE status = 'failed'").rowcount
 
+    def failed(self) -> int:
+        """The number of rows of failed runs in the store."""
+        return int(self._db.execute(
+            "SELECT count(*) FROM runs WHERE status = 'failed'").fetchone()[0])
+
     def close(self) -> None:
         self._db.close()
 
@@ -129,24 +169,40 @@ def run_into_store(store: SweepStore, tasks: Sequence[StoredTask],
     ``status`` (``finished``, ``stopped``; ``failed`` when ``exit`` is not 0),
     ``summary`` (its result as JSON text, made in the worker; None when it failed),
     ``error`` (one line) and ``seconds``. ``progress(done, total, failed)`` follows
-    every row. Returns the counts ``runs``, ``done_before``, ``ran`` and ``failed``."""
+    every row. Returns the counts ``runs``, ``done_before``, ``ran`` and ``failed`` (in
+    this call). An interrupt (``KeyboardInterrupt``) stops the workers at once and is
+    raised again as :class:`SweepInterrupted`; every row committed before it is kept."""
     from policies.executors import map_unordered
 
     done = store.done()
     todo = [t for t in tasks if (t.point, t.replication) not in done]
     finished, failed = len(done), 0
-    for k, res in map_unordered(fn, [t.payload for t in todo], executor=executor,
-                                workers=workers, scheduler=scheduler):
-        task = todo[k]
-        status = "failed" if res["exit"] != 0 else res["status"]
-        failed += status == "failed"
-        store.write({"point": task.point, "replication": task.replication,
-                     "seed": task.seed, "grid": task.grid, "status": status,
-                     "exit": res["exit"], "error": res["error"], "seconds": res["seconds"],
-                     "version": version, "summary": res["summary"]})
-        finished += 1
-        if progress is not None:
-            progress(finished, len(tasks), failed)
+    results = map_unordered(fn, [t.payload for t in todo], executor=executor,
+                            workers=workers, scheduler=scheduler)
+    try:
+        for k, res in results:
+            task = todo[k]
+            status = "failed" if res["exit"] != 0 else res["status"]
+            store.write({"point": task.point, "replication": task.replication,
+                         "seed": task.seed, "grid": task.grid, "status": status,
+                         "exit": res["exit"], "error": res["error"],
+                         "seconds": res["seconds"], "version": version,
+                         "summary": res["summary"]})
+            failed += status == "failed"
+            finished += 1
+            if progress is not None:
+                progress(finished, len(tasks), failed)
+    except KeyboardInterrupt as e:
+        results.close()  # an interrupt here, between two rows: stop the workers first
+        if isinstance(e, SweepInterrupted):
+            raise
+        try:  # what the store holds (an interrupt may fall between a row and a count)
+            finished = len(store.done())
+        except sqlite3.Error:  # pragma: no cover - the count above is then the answer
+            pass
+        raise SweepInterrupted(finished, len(tasks), store.path) from None
+    finally:
+        results.close()  # the pool is stopped, not left to the garbage collector
     return {"runs": len(tasks), "done_before": len(done), "ran": len(todo), "failed": failed}
 
 

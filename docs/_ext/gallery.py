@@ -60,7 +60,7 @@ def build_gallery(app: Any) -> None:
     pages = src / "gallery"
     images = pages / "images"
     images.mkdir(parents=True, exist_ok=True)
-    entries: dict[str, list[tuple[str, str]]] = {p: [] for p in PAPER_ORDER}
+    entries: dict[str, list[tuple[str, str, str]]] = {p: [] for p in PAPER_ORDER}
     unavailable = []
     for key in FIGURES:
         fig = figure(key)
@@ -74,12 +74,14 @@ def build_gallery(app: Any) -> None:
                                f"{failed}")
         shutil.copyfile(rep.files["png"], images / f"{key}.png")
         _write_if_changed(pages / f"{key}.md", figure_page(rep, f"images/{key}.png"))
-        entries.setdefault(fig.paper, []).append((key, fig.title))
+        entries.setdefault(fig.paper, []).append((key, fig.title, fig.shows))
     _write_if_changed(pages / "index.md", gallery_index(entries, unavailable))
 
 
-def gallery_index(entries: dict[str, list[tuple[str, str]]],
+def gallery_index(entries: dict[str, list[tuple[str, str, str]]],
                   unavailable: list[tuple[str, str]]) -> str:
+    """The gallery's front page: per paper, a grid of cards (thumbnail, title, what the
+    figure shows), each linking to the figure's page."""
     lines = ["# Gallery", "",
              "Every figure `packsched reproduce --list` offers, reproduced at quick scale when "
              "this site was built. Each page gives the paper's claims the figure shows, "
@@ -89,11 +91,13 @@ def gallery_index(entries: dict[str, list[tuple[str, str]]],
     for paper, figs in entries.items():
         if not figs:
             continue
-        lines += [f"## {paper}", ""]
-        for key, title in figs:
+        lines += [f"## {paper}", "", "::::{grid} 1 2 3 3", ":gutter: 2", ""]
+        for key, title, shows in figs:
             keys.append(key)
-            lines += [f"[![{title}](images/{key}.png)]({key}.md)", "",
-                      f"[{title}]({key}.md)", ""]
+            lines += [f":::{{grid-item-card}} {title}", f":link: {key}", ":link-type: doc",
+                      f":img-top: images/{key}.png", f":img-alt: {title}", "",
+                      _cell(shows), ":::", ""]
+        lines += ["::::", ""]
     for title, why in unavailable:
         lines += [f"Not in the gallery: {title}. {why}", ""]
     lines += ["```{toctree}", ":hidden:", "", *keys, "```", ""]

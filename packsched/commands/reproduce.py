@@ -13,6 +13,8 @@ from packsched.errors import EXIT_OK, EXIT_VIOLATED, ComputationError, UsageErro
 from packsched.output import emit_json, note
 
 NAME = "reproduce"
+#: the exit status of an interrupted command (128 + SIGINT), as packsched.cli gives it
+EXIT_INTERRUPTED = 130
 
 
 def add_parser(sub: Any) -> None:
@@ -20,9 +22,10 @@ def add_parser(sub: Any) -> None:
     p = sub.add_parser(
         NAME, help="redraw a figure of the papers (PNG, SVG and the CSV behind it)",
         description="Run a figure's sweep into a store (DIR/FIGURE.SCALE.sqlite, resumed "
-                    "after a stop), write DIR/FIGURE.png, .svg, .csv and .json, and decide "
-                    "the figure's headline statements from the CSV. Exit status 1 when a "
-                    "headline is not borne out, 3 when runs failed.",
+                    "after a stop), write DIR/FIGURE.SCALE.png, .svg, .csv and .json, and "
+                    "decide the figure's headline statements from the CSV. Exit status 1 "
+                    "when a headline is not borne out, 3 when runs failed (the next call "
+                    "runs them again), 130 when interrupted (the next call resumes).",
         epilog="examples:\n  packsched reproduce --list\n"
                "  packsched reproduce pg21-fig3a --out figs\n"
                "  packsched reproduce pg21-fig4 --scale paper --executor processes --out figs\n"
@@ -48,6 +51,7 @@ def _listing(figures: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from policies.sweep_store import SweepInterrupted
     from proofs_checks.figures import FIGURES, FigureError, FigureRunsFailed, figure
 
     if args.list:
@@ -87,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from None
     except ConnectionError as e:
         raise UsageError(str(e)) from None
+    except SweepInterrupted as e:  # the workers are stopped, the finished runs kept
+        note(f"interrupted: {e}; the same command runs the rest")
+        return EXIT_INTERRUPTED
     if args.json:
         emit_json({"figures": reports})
     holds = all(r["holds"] for r in reports)
@@ -98,10 +105,12 @@ def run(args: argparse.Namespace) -> int:
 def _one(key: str, args: argparse.Namespace) -> dict[str, Any]:
     from tqdm import tqdm
 
+    from packsched.commands.sweep import progress_off
     from proofs_checks.figures import reproduce
 
-    bar = tqdm(unit="run", desc=f"reproduce {key}", file=sys.stderr, disable=None,
-               dynamic_ncols=True)
+    # on stderr, on a terminal only, and not under PACKSCHED_PROGRESS=0
+    bar = tqdm(unit="run", desc=f"reproduce {key}", file=sys.stderr,
+               disable=progress_off(), dynamic_ncols=True)
 
     def progress(done: int, total: int, failed: int) -> None:
         bar.total, bar.n = total, done

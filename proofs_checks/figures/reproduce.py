@@ -7,10 +7,13 @@ PNG and SVG drawn from that CSV, and its headline statements decided from it.
   per (point, replication) with its seed, committed as each run finishes; run again
   with the same figure, scale and ``out``, only what has no row runs (a stopped
   reproduction resumes, a finished one redraws without running);
-* ``pg21-fig4.csv``: the data behind the figure;
-* ``pg21-fig4.png`` and ``pg21-fig4.svg``: drawn from the CSV alone;
-* ``pg21-fig4.json``: the headline statements with their verdicts, the parameters,
-  the scale, the package version and the seconds.
+* ``pg21-fig4.quick.csv``: the data behind the figure;
+* ``pg21-fig4.quick.png`` and ``pg21-fig4.quick.svg``: drawn from the CSV alone;
+* ``pg21-fig4.quick.json``: the headline statements with their verdicts, the
+  parameters, the scale, the package version and the seconds.
+
+Every file carries the scale, as the store does: the quick and paper figures of one
+``out`` are kept side by side.
 
 The runs go through the one executor of the package (:mod:`policies.executors`):
 ``serial``, ``processes`` or ``dask``, with the same rows whatever the executor.
@@ -151,7 +154,7 @@ class Reproduction:
         The headline statements, decided from ``table``.
     files : dict of str to pathlib.Path
         ``"csv"``, ``"png"``, ``"svg"``, ``"json"`` and ``"store"`` (the sweep store)
-        -> the files written.
+        -> the files written (``KEY.SCALE.csv`` ... ``KEY.SCALE.sqlite``).
     runs : dict of str to int
         The run counts: ``runs``, ``done_before`` (found in the store), ``ran`` and
         ``failed``.
@@ -256,9 +259,10 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
 
     Writes, in ``out``: ``KEY.SCALE.sqlite`` (the sweep store, one row per run with its
     seed: a stopped reproduction resumes, a finished one redraws without running),
-    ``KEY.csv`` (the data behind the figure), ``KEY.png`` and ``KEY.svg`` (drawn from the
-    CSV alone) and ``KEY.json`` (the headline verdicts, the parameters, the scale, the
-    package version and the seconds). The runs are seeded from
+    ``KEY.SCALE.csv`` (the data behind the figure), ``KEY.SCALE.png`` and
+    ``KEY.SCALE.svg`` (drawn from the CSV alone) and ``KEY.SCALE.json`` (the headline
+    verdicts, the parameters, the scale, the package version and the seconds); the two
+    scales' files never replace each other. The runs are seeded from
     ``SeedSequence(params["seed"]).spawn`` in grid order, so every executor gives the
     same rows. A figure at quick scale takes from about a second to minutes.
 
@@ -294,6 +298,9 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
     FigureRunsFailed
         When runs failed (their errors are in the store; the rest are kept, and the next
         call runs only the failed ones).
+    policies.sweep_store.SweepInterrupted
+        (a ``KeyboardInterrupt``) On an interrupt during the runs, once the workers are
+        stopped; every finished run is in the store, and the next call runs the rest.
     ImportError
         Without matplotlib and pandas (``pip install 'packsched[figures]'``).
     ValueError
@@ -382,7 +389,7 @@ def reproduce(key: str, *, scale: str = "quick", out: str | Path = "figures",
 
     frame = fig.table([Run(points[r["point"]], r["replication"], r["seed"], r["summary"])
                        for r in runs], params)
-    files = {kind: out / f"{fig.key}.{kind}" for kind in ("csv", "png", "svg", "json")}
+    files = {kind: out / f"{fig.key}.{scale}.{kind}" for kind in ("csv", "png", "svg", "json")}
     frame.to_csv(files["csv"], index=False)
     table = pd.read_csv(files["csv"])  # the picture and the verdicts read the CSV only
     image = Figure(figsize=(8, 4.8), layout="constrained")

@@ -4,7 +4,9 @@ out, 3 when runs failed); bad input is one line, exit 2, nothing written."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 
 import pytest
 
@@ -36,10 +38,83 @@ def test_a_figure_is_written_and_its_headlines_printed(capsys, tmp_path):
     report = json.loads(out)["figures"][0]
     assert code == 0 and report["holds"] and report["scale"] == "quick"
     assert {h["statement"] for h in report["headlines"]} >= {"VQS is unstable"}
-    for kind in ("png", "svg", "csv", "json", "store"):
-        assert (tmp_path / report["files"][kind].split("/")[-1]).is_file()
+    for kind in ("png", "svg", "csv", "json"):
+        assert report["files"][kind] == str(tmp_path / f"pg21-fig3a.quick.{kind}")
+        assert (tmp_path / f"pg21-fig3a.quick.{kind}").is_file()
+    assert report["files"]["store"] == str(tmp_path / "pg21-fig3a.quick.sqlite")
     code, out, _ = _run(capsys, "pg21-fig3a", "--out", str(tmp_path))
     assert code == 0 and "1 in the store before" in out and "holds  VQS is unstable" in out
+    assert f"wrote {tmp_path / 'pg21-fig3a.quick.png'}, .svg, .csv, .json" in out
+
+
+def test_quick_and_paper_figures_in_one_folder_are_both_kept(capsys, tmp_path, monkeypatch):
+    """The outputs are named by scale, as the stores are: a paper run does not replace
+    the quick figure (the paper scale is made as cheap as the quick one here)."""
+    fig = FIGURES["pg21-fig3a"]
+    quick = dict(fig.scales["quick"])
+    monkeypatch.setattr(type(fig), "scales", {**fig.scales, "paper": {**quick, "seed": 5}})
+    assert _run(capsys, "pg21-fig3a", "--out", str(tmp_path))[0] == 0
+    drawn = {kind: (tmp_path / f"pg21-fig3a.quick.{kind}").read_bytes()
+             for kind in ("png", "svg", "csv")}
+    code, out, _ = _run(capsys, "pg21-fig3a", "--scale", "paper", "--out", str(tmp_path),
+                        "--json")
+    assert code == 0
+    files = json.loads(out)["figures"][0]["files"]
+    assert {k: v.rsplit("/", 1)[-1] for k, v in files.items()} == {
+        "csv": "pg21-fig3a.paper.csv", "png": "pg21-fig3a.paper.png",
+        "svg": "pg21-fig3a.paper.svg", "json": "pg21-fig3a.paper.json",
+        "store": "pg21-fig3a.paper.sqlite"}
+    assert {kind: (tmp_path / f"pg21-fig3a.quick.{kind}").read_bytes()
+            for kind in drawn} == drawn
+    assert json.loads((tmp_path / "pg21-fig3a.quick.json").read_text())["scale"] == "quick"
+    assert json.loads((tmp_path / "pg21-fig3a.paper.json").read_text())["scale"] == "paper"
+
+
+def test_an_interrupt_keeps_the_finished_runs_and_the_next_call_resumes(capsys, tmp_path,
+                                                                        monkeypatch):
+    """Ctrl-C during the third run: exit 130, one line naming the store, the two
+    finished runs kept; the same command then runs the rest only."""
+    fig = FIGURES["pg21-fig5"]
+    real = type(fig).compute
+    calls: list[int] = []
+
+    def interrupted(self, point, params, seed):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(self, point, params, seed)
+
+    monkeypatch.setattr(type(fig), "compute", interrupted)
+    code, out, err = _run(capsys, "pg21-fig5", "--out", str(tmp_path))
+    store = tmp_path / "pg21-fig5.quick.sqlite"
+    assert code == 130 and out == ""
+    assert err.strip() == (f"packsched: interrupted: 2 of 3 run(s) in the store {store}; "
+                           f"the same command runs the rest")
+    assert not (tmp_path / "pg21-fig5.quick.png").exists()
+    monkeypatch.setattr(type(fig), "compute", real)
+    code, out, _ = _run(capsys, "pg21-fig5", "--out", str(tmp_path), "--json")
+    report = json.loads(out)["figures"][0]
+    assert code == 0 and report["runs"] == {"runs": 3, "done_before": 2, "ran": 1,
+                                            "failed": 0}
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, where tqdm draws its bar."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("setting, shown", [(None, True), ("0", False)])
+def test_the_progress_bar_follows_packsched_progress(tmp_path, monkeypatch, setting, shown):
+    if setting is None:
+        monkeypatch.delenv("PACKSCHED_PROGRESS", raising=False)
+    else:
+        monkeypatch.setenv("PACKSCHED_PROGRESS", setting)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["reproduce", "pg21-fig3a", "--out", str(tmp_path)]) == 0
+    assert ("reproduce pg21-fig3a" in terminal.getvalue()) == shown, terminal.getvalue()
 
 
 def test_a_headline_not_borne_out_exits_1(capsys, tmp_path, monkeypatch):

@@ -4,6 +4,7 @@ spec's store, and gives the same rows whatever the executor."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -63,8 +64,8 @@ def _rows(store: Path) -> list[tuple]:
 def test_a_sweep_writes_a_row_per_run_and_resumes_without_rerunning(capsys, tmp_path):
     spec, store = _spec(tmp_path), tmp_path / "runs.db"
     code, out, _ = _sweep(capsys, str(spec), "--store", str(store))
-    assert code == 0 and out == {"runs": 8, "done_before": 0, "ran": 8, "failed": 0,
-                                 "store": str(store)}
+    assert code == 0 and out == {"runs": 8, "done_before": 0, "failed_before": 0, "ran": 8,
+                                 "failed": 0, "store": str(store)}
     rows = _rows(store)
     assert [(r[0], r[1]) for r in rows] == [(p, r) for p in range(4) for r in range(2)]
     assert [json.loads(r[2]) for r in rows][::2] == [
@@ -146,9 +147,53 @@ def test_a_failed_run_is_recorded_and_the_sweep_goes_on(capsys, tmp_path):
     spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
     code, out, err = _sweep(capsys, str(spec), "--store", str(store))
     assert code == 3 and out["failed"] == 8 and out["ran"] == 16
-    assert "8 of 16 run(s) failed" in err
+    assert "8 of 16 run(s) in the store failed" in err
     failed = [r for r in _rows(store) if r[4] == "failed"]
     assert len(failed) == 8 and all(r[5] == 2 and "--max-memory" in r[6] for r in failed)
+
+
+def test_failed_runs_are_run_again_and_counted_from_the_store(capsys, tmp_path):
+    """A second call runs the failed rows again (and says how many); runs that fail again
+    are reported, and the exit status is 3, as long as the store holds failed rows."""
+    text = SPEC.format(slots=4000).replace("mu = 0.05", "mu = 0.05\nmax_memory = ['8G', '2K']")
+    spec, store = _spec(tmp_path, text), tmp_path / "runs.db"
+    assert _sweep(capsys, str(spec), "--store", str(store))[0] == 3
+    finished = [r for r in _rows(store) if r[4] != "failed"]
+    code, out, err = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 3 and out["failed"] == 8 and out["failed_before"] == 8
+    assert out["done_before"] == 8 and out["ran"] == 8
+    assert "8 failed run(s) in the store run again" in err
+    assert "8 of 16 run(s) in the store failed" in err
+    assert [r for r in _rows(store) if r[4] != "failed"] == finished
+    code = main(["sweep", str(spec), "--store", str(store)])
+    text_out, _ = capsys.readouterr()
+    assert code == 3 and "8 failed" in text_out and "0 failed" not in text_out
+
+
+def test_a_run_that_failed_once_and_then_succeeds_leaves_no_failed_row(capsys, tmp_path,
+                                                                       monkeypatch):
+    from packsched import sweep_runner
+
+    real = sweep_runner.run_point
+
+    def flaky(argv):
+        if "1.3" in argv:
+            return {"exit": 3, "summary": None, "status": "failed",
+                    "error": "packsched: error: a passing failure", "seconds": 0.0}
+        return real(argv)
+
+    spec, store = _spec(tmp_path), tmp_path / "runs.db"
+    monkeypatch.setattr(sweep_runner, "run_point", flaky)
+    code, out, _ = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 3 and out["failed"] == 4
+    monkeypatch.setattr(sweep_runner, "run_point", real)
+    code, out, err = _sweep(capsys, str(spec), "--store", str(store))
+    assert code == 0 and out == {"runs": 8, "done_before": 4, "failed_before": 4, "ran": 4,
+                                 "failed": 0, "store": str(store)}
+    assert "4 failed run(s) in the store run again" in err
+    clean = tmp_path / "clean.db"
+    assert _sweep(capsys, str(spec), "--store", str(clean))[0] == 0
+    assert _rows(store) == _rows(clean)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -290,3 +335,25 @@ def test_unanimous_runs_decide_a_pool_their_spread_leaves_open():
     assert calm["verdict"] == "stable" and not calm["unanimous"]
     with pytest.raises(ValueError, match="2 verdicts for 3 drifts"):
         pooled_verdict(drifts, verdicts=["unstable"] * 2)
+
+
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, where tqdm draws its bar."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("setting, shown", [(None, True), ("1", True), ("0", False)])
+def test_the_progress_bar_follows_packsched_progress(capsys, tmp_path, monkeypatch,
+                                                     setting, shown):
+    """``PACKSCHED_PROGRESS=0`` silences the bar as it silences every other reporter."""
+    spec, store = _spec(tmp_path), tmp_path / "runs.db"
+    if setting is None:
+        monkeypatch.delenv("PACKSCHED_PROGRESS", raising=False)
+    else:
+        monkeypatch.setenv("PACKSCHED_PROGRESS", setting)
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["sweep", str(spec), "--store", str(store)]) == 0
+    assert (f"sweep {spec}" in terminal.getvalue()) == shown, terminal.getvalue()

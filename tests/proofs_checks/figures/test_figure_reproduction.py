@@ -85,8 +85,11 @@ def _store_rows(path):
 def test_writes_csv_png_svg_json_and_a_store(toy, tmp_path):
     r = reproduce("toy-fig1", out=tmp_path)
     assert {p.name for p in tmp_path.iterdir()} == {
-        "toy-fig1.csv", "toy-fig1.png", "toy-fig1.svg", "toy-fig1.json",
-        "toy-fig1.quick.sqlite"}
+        "toy-fig1.quick.csv", "toy-fig1.quick.png", "toy-fig1.quick.svg",
+        "toy-fig1.quick.json", "toy-fig1.quick.sqlite"}
+    assert r.files == {**{kind: tmp_path / f"toy-fig1.quick.{kind}"
+                          for kind in ("csv", "png", "svg", "json")},
+                       "store": tmp_path / "toy-fig1.quick.sqlite"}
     assert r.holds and r.runs == {"runs": 6, "done_before": 0, "ran": 6, "failed": 0}
     assert len(_store_rows(r.files["store"])) == 6
     side = json.loads(r.files["json"].read_text())
@@ -122,10 +125,20 @@ def test_a_store_of_other_parameters_is_refused_and_left_alone(toy, tmp_path, mo
     assert _store_rows(tmp_path / "toy-fig1.quick.sqlite") == before
 
 
-def test_the_scales_have_their_own_stores(toy, tmp_path):
-    reproduce("toy-fig1", out=tmp_path)
+def test_the_scales_have_their_own_stores_and_files(toy, tmp_path):
+    """A paper run into the folder of a quick one leaves the quick figure as it was."""
+    quick = reproduce("toy-fig1", out=tmp_path)
+    drawn = {kind: quick.files[kind].read_bytes() for kind in ("csv", "png", "svg")}
     r = reproduce("toy-fig1", scale="paper", out=tmp_path)
     assert r.runs["ran"] == 16 and (tmp_path / "toy-fig1.paper.sqlite").exists()
+    assert {kind: r.files[kind].name for kind in ("csv", "png", "svg", "json", "store")} == {
+        "csv": "toy-fig1.paper.csv", "png": "toy-fig1.paper.png",
+        "svg": "toy-fig1.paper.svg", "json": "toy-fig1.paper.json",
+        "store": "toy-fig1.paper.sqlite"}
+    assert {kind: quick.files[kind].read_bytes() for kind in drawn} == drawn
+    assert json.loads(quick.files["json"].read_text())["scale"] == "quick"
+    assert json.loads(r.files["json"].read_text())["scale"] == "paper"
+    assert len(r.files["csv"].read_text().splitlines()) == 17  # 16 runs and a header
 
 
 def test_a_failed_run_is_recorded_then_run_again(toy, tmp_path, monkeypatch):
@@ -134,7 +147,7 @@ def test_a_failed_run_is_recorded_then_run_again(toy, tmp_path, monkeypatch):
         reproduce("toy-fig1", out=tmp_path)
     statuses = [row[3] for row in _store_rows(tmp_path / "toy-fig1.quick.sqlite")]
     assert statuses.count("failed") == 2 and statuses.count("finished") == 4
-    assert not (tmp_path / "toy-fig1.csv").exists()
+    assert not (tmp_path / "toy-fig1.quick.csv").exists()
     monkeypatch.setattr(Toy, "fail", False)
     Toy.calls.clear()
     r = reproduce("toy-fig1", out=tmp_path)
