@@ -21,7 +21,9 @@ input or usage, 3 the computation failed).
 from __future__ import annotations
 
 import os
+import signal
 import sys
+import threading
 from collections.abc import Sequence
 
 from packsched.arguments import Parser
@@ -53,8 +55,14 @@ def _version() -> str:
     return __version__
 
 
+def _terminated(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM (a batch system's stop) ends a run as Ctrl-C does
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``packsched`` console script; returns the exit status."""
+    in_main_thread = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, _terminated) if in_main_thread else None
     try:
         args = build_parser().parse_args(argv)
         return int(args.func(args))
@@ -73,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except Exception as exc:  # noqa: BLE001 - every error becomes one line and a status
         return report(exc)
+    finally:
+        if in_main_thread:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":  # pragma: no cover

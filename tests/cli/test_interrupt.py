@@ -102,9 +102,12 @@ def _alive(pid: int) -> bool:
     return state != "Z"  # a zombie has ended (its parent has not reaped it yet)
 
 
-@pytest.mark.parametrize("executor", ["processes", "dask"])
+@pytest.mark.parametrize("executor,stop", [("processes", signal.SIGINT),
+                                           ("dask", signal.SIGINT),
+                                           ("processes", signal.SIGTERM)])
 def test_sigint_to_the_main_process_ends_a_parallel_sweep_promptly(capsys, tmp_path,
-                                                                   executor):
+                                                                   executor, stop):
+    """SIGINT (Ctrl-C, ``timeout -s INT``) or SIGTERM (what Slurm and ``kill`` send)."""
     if executor == "dask":
         pytest.importorskip("dask.distributed",
                             reason="the distributed extra is not installed")
@@ -124,7 +127,7 @@ def test_sigint_to_the_main_process_ends_a_parallel_sweep_promptly(capsys, tmp_p
         assert _count(store) == 2, "the quick runs took more than 3 minutes"
         workers = _descendants(proc.pid)
         assert workers, "no worker process was found"
-        os.kill(proc.pid, signal.SIGINT)
+        os.kill(proc.pid, stop)
         t0 = time.monotonic()
         try:
             out, err = proc.communicate(timeout=60)
