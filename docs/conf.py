@@ -75,7 +75,7 @@ html_theme_options = {
 }
 html_show_sourcelink = False
 # pages without sub-pages get the full width (no empty section navigation)
-html_sidebars = {page: [] for page in ("index", "tutorial", "report", "benchmarks",
+html_sidebars = {page: [] for page in ("index", "tutorial", "report", "benchmarks", "gallery/index",
                                        "design", "notebooks")}
 # "light" rather than the theme's unset mode, which its script reports as a console error
 html_context = {"default_mode": "light"}
