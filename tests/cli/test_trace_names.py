@@ -131,7 +131,8 @@ def test_schedule_trace_on_a_cluster_file(capsys, tmp_path):
     (["simulate", "--policy", "bf-js", "--trace", "alibaba2071", "--slots", "5"],
      r"--trace supports google2011, .*'alibaba2071'; did you mean alibaba2017\?"),
     (["simulate", "--policy", "bf-js", "--trace", "azure2017:train", "--slots", "5"],
-     r"has no run times \(the train split's lifetime file was not packaged\): use the "
+     r"has no run times \(the train split's lifetime file, v1.train.c1800000.txt, was too "
+     r"large to copy into the shared data\): use the "
      r"split dev, test or both"),
     (["simulate", "--policy", "bf-js", "--trace", "alibaba2017:vector", "--slots", "5"],
      r"single-resource"),
