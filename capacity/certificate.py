@@ -32,6 +32,7 @@ from capacity.certification import CERT_RTOL, is_certified
 from capacity.configuration_model import ConfigurationLP
 from capacity.knapsack import (
     DP_MAX_CAPACITY,
+    KnapsackTimeLimit,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
@@ -416,12 +417,17 @@ def certify(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray) -> C
         # huge denominators: exact search in rational arithmetic on the prices as given
         ye = [Fraction(float(v)) for v in y]
         betas = []
-        for c in range(len(lp.caps)):
-            b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0,
-                                         bounds=lp.max_copies)
-            betas.append(b_exact)
-        dual_ok = True
-        msgs = [m for m in msgs if not m.startswith("dual check incomplete")]
+        try:
+            for c in range(len(lp.caps)):
+                b_exact, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0,
+                                             bounds=lp.max_copies)
+                betas.append(b_exact)
+            dual_ok = True
+            msgs = [m for m in msgs if not m.startswith("dual check incomplete")]
+        except KnapsackTimeLimit:  # no proven price bound: the upper end is not proven
+            betas = list(betas_f)
+            dual_ok = False
+            msgs.append("exact dual check stopped at the time limit")
         yd = sum((ye[j] * lp.demand[j] for j in range(lp.T) if lp.demand[j] > 0), Fraction(0))
         y_report = y
     elif exact and ints is not None and dual_ok:
@@ -489,7 +495,11 @@ def exact_optimum(lp: ConfigurationLP, mixture: list[MixtureTerm], y: np.ndarray
         return None
     total = Fraction(0)
     for c in range(len(lp.caps)):
-        b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0, bounds=lp.max_copies)
+        try:
+            b, _k = knapsack_exact(ye, lp.rows, lp.caps[c], threshold=0,
+                                   bounds=lp.max_copies)
+        except KnapsackTimeLimit:  # not reconstructed in time: nothing claimed
+            return None
         total += lp.counts[c] * b
     upper = total / yd
     # exact=True above: rational weights, demands and counts, so lower is a Fraction

@@ -28,6 +28,7 @@ from capacity.knapsack import (
     DP01_TABLE_BYTES,
     DP_MAX_CAPACITY,
     KnapsackResult,
+    KnapsackTimeLimit,
     knapsack_bb,
     knapsack_dp,
     knapsack_dp2,
@@ -292,10 +293,14 @@ class _Pricer:
                 # the float search (with tolerance) may only have found columns that
                 # are infeasible exactly: decide in rational arithmetic
                 rows, cap = self.rational
-                _v, k = knapsack_exact([Fraction(float(v)) for v in y], rows, cap,
-                                       threshold=Fraction(thr),
-                                       bounds=None if self.bounds is None
-                                       else self.bounds.tolist())
+                try:
+                    _v, k = knapsack_exact([Fraction(float(v)) for v in y], rows, cap,
+                                           threshold=Fraction(thr),
+                                           bounds=None if self.bounds is None
+                                           else self.bounds.tolist())
+                except KnapsackTimeLimit:  # the limit passed: nothing is proven here
+                    self.unproven = True
+                    return []
                 cols = [] if k is None else [np.array(k, dtype=np.int64)]
         return cols
 
@@ -943,6 +948,7 @@ def solve_uncertified(
                     added += len(new)
             if added == 0 and any(p.unproven for p in pricers):
                 unproven = True
+                timed_out = timed_out or expired()  # the exact search stopped at the limit
                 break
             for p in pricers:
                 p.unproven = False

@@ -27,6 +27,7 @@ import numpy as np
 
 from capacity._jit import njit  # numba is imported on the first kernel call
 from capacity.configuration_rows import ConfigurationRows
+from capacity.deadline import expired
 from theory.numbers import FEASIBILITY_RTOL, positive_int
 
 __all__ = ["KnapsackResult", "max_weight_configuration", "knapsack_bb", "knapsack_dp",
@@ -1058,6 +1059,15 @@ def max_weight_configuration(
     return res
 
 
+class KnapsackTimeLimit(Exception):
+    """The active :func:`capacity.deadline.time_limit` passed inside
+    :func:`knapsack_exact`'s search: no value is proven."""
+
+
+#: search nodes of :func:`knapsack_exact` between two looks at the time limit
+_NODES_PER_CHECK = 4096
+
+
 def knapsack_exact(values: list, sizes: list[list], capacity: list,
                    threshold: object = 0, bounds: list[int] | None = None
                    ) -> tuple[Fraction, list[int] | None]:
@@ -1067,6 +1077,10 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
     sizes have denominators too large to scale to 64-bit integers. Returns the best
     value above ``threshold`` with its configuration, or ``(threshold, None)`` if no
     configuration is worth more than ``threshold``. ``bounds``: most copies per type.
+    The search is exponential in the worst case: inside a
+    :func:`capacity.deadline.time_limit` block it raises :class:`KnapsackTimeLimit` once
+    the limit has passed (checked every few thousand nodes), so a caller never waits
+    past the limit for a value it could not prove anyway.
     """
     T = len(values)
     if bounds is not None:
@@ -1112,8 +1126,13 @@ def knapsack_exact(values: list, sizes: list[list], capacity: list,
             bs.append(left[pos])
         return min(bs) if bs else None
 
+    nodes = 0
+
     def rec(pos: int, r: list[Fraction], val: Fraction) -> None:
-        nonlocal best, best_k
+        nonlocal best, best_k, nodes
+        nodes += 1
+        if nodes % _NODES_PER_CHECK == 0 and expired():
+            raise KnapsackTimeLimit
         if pos == n:
             if val > best:
                 best, best_k = val, list(k)
