@@ -31,6 +31,8 @@ from packsched.output import emit_json, exact_text, note, stdout_to_stderr
 NAME = "rho-star"
 #: quantile level used for a continuous ``--dist`` when ``--levels`` is not given
 DEFAULT_LEVELS = 6
+#: with --rtol: how far the refinement may go when --levels is not given
+RTOL_LEVELS = 14  # X^(14) has 2^15 cells, within the default --max-types
 #: grid of the default bracket for traces (hundreds of distinct sizes)
 DEFAULT_TRACE_GRID = 2000
 #: grid points of the default bracket for vector traces, spent per resource by
@@ -108,6 +110,10 @@ def add_parser(sub: Any) -> None:
     o.add_argument("--levels", type=integer(0), metavar="N",
                    help=f"bracket over quantile partitions X^(0..N) (continuous --dist; "
                         f"default {DEFAULT_LEVELS})")
+    o.add_argument("--rtol", type=real(0, 1, low_open=True, high_open=True), metavar="R",
+                   help=f"continuous --dist: refine the Thm. 1 bracket level by level until "
+                        f"its certified relative gap is at most R, then stop (up to --levels, "
+                        f"default {RTOL_LEVELS} with --rtol)")
     o.add_argument("--vqs", type=integer(2), metavar="J",
                    help="also the reduced-set capacity rho_VQS(F, J) (PG21 Lemma 3)")
     o.add_argument("--grid", type=grid_resolutions, metavar="G",
@@ -168,20 +174,25 @@ def _bracket(inp: SizeInput, args: argparse.Namespace) -> dict[str, Any]:
     from capacity.brackets import LEMMA2, ends_unproven, quantile_brackets
     from theory.bounds import mean_size_bound
 
-    levels = DEFAULT_LEVELS if args.levels is None else args.levels
+    default = DEFAULT_LEVELS if args.rtol is None else RTOL_LEVELS
+    levels = default if args.levels is None else args.levels
     if args.levels is None:
+        goal = "" if args.rtol is None else f" until the relative gap is <= {args.rtol:g}"
         note(f"continuous distribution: bracketing rho* over quantile partitions "
-             f"X^(0..{levels}) (default; set --levels)")
-    brs = quantile_brackets(inp.dist, levels, servers=args.servers,
+             f"X^(0..{levels}){goal} (default; set --levels)")
+    brs = quantile_brackets(inp.dist, levels, servers=args.servers, rtol=args.rtol,
                             **budgets(args, max_types="max_types"))
     lo_b = max(brs, key=lambda b: float(b.lo))  # every level's bounds are certified
-    stopped = len(brs) < levels + 1 or any(_cut(s) for b in brs for s in (b.lower, b.upper))
     hi_b = min(brs, key=lambda b: float(b.hi))
+    gap = (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi)
+    rtol_met = args.rtol is not None and gap <= args.rtol
+    stopped = (len(brs) < levels + 1 and not rtol_met) or any(
+        _cut(s) for b in brs for s in (b.lower, b.upper))
     reason = ends_unproven(lo_b.lower, hi_b.upper, hi_b.upper_from)
     return {
         "lower": lo_b.lo, "upper": hi_b.hi,
         "lower_exact": exact_text(lo_b.lo), "upper_exact": exact_text(hi_b.hi),
-        "relative_gap": (float(hi_b.hi) - float(lo_b.lo)) / float(hi_b.hi),
+        "relative_gap": gap, "rtol": args.rtol, "rtol_met": rtol_met,
         "bracket": True,
         "certified": reason is None, "uncertified_reason": reason,
         "upper_from": LEMMA2 if hi_b.upper_from == LEMMA2
@@ -270,6 +281,9 @@ def _refuse_unused(inp: SizeInput, args: argparse.Namespace) -> None:
         raise UsageError("--levels brackets a continuous distribution; this input has "
                          "finitely many sizes and rho* is computed exactly (leave --levels "
                          "out, or use --grid to bracket on a grid)")
+    if args.rtol is not None and (finite or args.grid is not None):
+        raise UsageError("--rtol refines the quantile brackets of a continuous --dist; this "
+                         "input is computed exactly or on --grid (leave --rtol out)")
     exact = finite and (args.grid == 0 or args.grid is None and not _many_trace_sizes(inp))
     if args.method not in (None, "auto") and not exact:
         raise UsageError("--method chooses the method of the exact configuration LP; the "
