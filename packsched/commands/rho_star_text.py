@@ -43,6 +43,10 @@ def print_rho_star(out: dict[str, Any], res: Any) -> None:
               f"({status}; relative gap {fmt(out['relative_gap'], 3)})")
         if out.get("uncertified_reason"):
             print(f"            why: {out['uncertified_reason']}")
+        if out.get("rtol") is not None:
+            met = ("met" if out["rtol_met"] else
+                   f"NOT met at level {out['level']} (raise --levels, or --max-types)")
+            print(f"target      relative gap <= {out['rtol']:g}: {met}")
         if out.get("upper_from"):
             print(f"upper end   {out['upper_from']}")
         if "grid" in out:

@@ -44,3 +44,12 @@ def test_rtol_is_refused_where_nothing_is_refined(capsys, argv):
 @pytest.mark.parametrize("bad", ["0", "1", "-0.1", "nan"])
 def test_rtol_must_lie_in_the_open_unit_interval(capsys, bad):
     assert main(["rho-star", "--dist", "uniform:0.1,0.9", "--rtol", bad]) == 2
+
+
+def test_the_text_output_says_whether_the_target_was_met(capsys):
+    assert main(["rho-star", "--dist", "uniform:0.1,0.9", "--rtol", "1e-6",
+                 "--levels", "2"]) == 0
+    assert "relative gap <= 1e-06: NOT met at level 2" in capsys.readouterr().out
+    assert main(["rho-star", "--dist", "uniform:0.1,0.9", "--servers", "5",
+                 "--rtol", "0.01"]) == 0
+    assert "relative gap <= 0.01: met" in capsys.readouterr().out
